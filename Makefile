@@ -1,0 +1,43 @@
+# The commands the README names. Each sets up .venv on its own, so a fresh clone needs nothing else.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+SOURCES := $(shell find rust_core python -type f \( -name '*.rs' -o -name '*.py' -o -name '*.pyi' -o -name 'Cargo.toml' \)) pyproject.toml Cargo.toml
+
+.PHONY: run test lint bench fuzz clean install
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+# A release build: the tests drive millions of steps, and a debug build would be ~30x slower.
+$(STAMP): $(BIN)/python $(SOURCES)
+	$(BIN)/pip install --quiet "maturin>=1.9,<2"
+	$(BIN)/maturin develop --release --quiet --extras test
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(BIN)/meeplex arena flip_city --agents random,random --games 200 --seed 1
+
+lint: install
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	$(BIN)/ruff check python tests benches
+	$(BIN)/ruff format --check python tests benches
+
+test: lint
+	cargo test --workspace --quiet
+	$(BIN)/python -m pytest -q
+
+bench: install
+	cargo bench -p meeplex-benches --bench playouts
+	$(BIN)/python benches/bench_python.py
+
+fuzz: install
+	HYPOTHESIS_PROFILE=long $(BIN)/meeplex fuzz all --minutes 10
+
+clean:
+	rm -rf $(VENV) target

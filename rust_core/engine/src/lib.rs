@@ -1,0 +1,117 @@
+//! meeplex-engine: exact rules engines for tabletop games, in pure Rust.
+//!
+//! Every game implements [`Game`] and [`State`] (OpenSpiel's vocabulary: dense action ids, chance as a
+//! pseudo-player with exact integer weights). [`registry`] lists the games behind one enum, which is what the
+//! Python bindings, the benchmarks and the generic tests iterate over. A state carries no history and no
+//! random generator, so that `clone` is a plain copy; [`Tracked`] adds the history where callers want it.
+
+pub mod error;
+pub mod games;
+pub mod params;
+pub mod playout;
+pub mod registry;
+pub mod rng;
+
+pub use error::{GameError, Result};
+pub use params::{ParamValue, Params};
+pub use registry::{AnyGame, AnyState};
+pub use rng::Rng;
+
+/// A seat (0..n-1), or one of the pseudo-players below.
+pub type Player = i32;
+/// `current_player()` at a chance node.
+pub const CHANCE: Player = -1;
+/// `current_player()` when the game is over.
+pub const TERMINAL: Player = -4;
+
+/// A game with fixed parameters: a factory of states and the bounds of its spaces.
+pub trait Game: Clone + Send + Sync + 'static {
+    type State: State;
+
+    fn id(&self) -> &'static str;
+    /// The full, normalised parameter map.
+    fn params(&self) -> &Params;
+    fn num_players(&self) -> usize;
+    fn num_distinct_actions(&self) -> usize;
+    fn max_chance_outcomes(&self) -> usize;
+    /// A true bound on the number of actions (chance outcomes included) in one game.
+    fn max_game_length(&self) -> u64;
+    fn observation_shape(&self) -> Vec<usize>;
+    fn new_initial_state(&self) -> Self::State;
+    /// Parse the canonical text of [`State::serialize`], validating it fully; returns the state and its history.
+    fn deserialize_state(&self, text: &str) -> Result<(Self::State, Vec<u32>)>;
+}
+
+/// A position. Everything here is deterministic: randomness enters only as chance actions.
+pub trait State: Clone + Send + Sync + 'static {
+    fn current_player(&self) -> Player;
+    fn is_terminal(&self) -> bool {
+        self.current_player() == TERMINAL
+    }
+    fn is_chance_node(&self) -> bool {
+        self.current_player() == CHANCE
+    }
+    /// The legal actions, sorted, written into a reused buffer (cleared first). At a chance node, the outcomes.
+    fn legal_actions(&self, out: &mut Vec<u32>);
+    /// At a chance node, `(outcome, weight)` sorted by outcome with positive integer weights; else empty.
+    fn chance_weights(&self, out: &mut Vec<(u32, u64)>);
+    /// Apply an action known to be legal. Calling it with anything else is a logic error of the caller;
+    /// it must still not panic, but the resulting state is unspecified.
+    fn apply_unchecked(&mut self, action: u32);
+
+    fn is_legal(&self, action: u32) -> bool {
+        let mut buf = Vec::new();
+        self.legal_actions(&mut buf);
+        buf.binary_search(&action).is_ok()
+    }
+
+    /// Apply an action, or refuse it with [`GameError::IllegalAction`] and leave the state untouched.
+    fn apply_action(&mut self, action: u32) -> Result<()> {
+        if self.is_legal(action) {
+            self.apply_unchecked(action);
+            Ok(())
+        } else {
+            let who = match self.current_player() {
+                TERMINAL => "the game is over".to_string(),
+                CHANCE => "at a chance node".to_string(),
+                p => format!("for seat {p}"),
+            };
+            Err(GameError::IllegalAction(format!("action {action} is not legal {who}")))
+        }
+    }
+
+    fn action_to_string(&self, action: u32) -> Result<String>;
+    fn string_to_action(&self, text: &str) -> Result<u32>;
+    /// Each seat's share of the win at the end (0.0 before it).
+    fn returns(&self, out: &mut [f64]);
+    /// The game's own score per seat, for people and reports.
+    fn scores(&self, out: &mut [f64]);
+    /// What `player` sees now, written into a buffer of `observation_shape()`'s size.
+    fn observation_tensor(&self, player: usize, out: &mut [f32]);
+    fn observation_string(&self, player: usize) -> String;
+    fn information_state_string(&self, player: usize, history: &[u32]) -> String;
+    fn serialize(&self, history: &[u32]) -> String;
+    /// A full state consistent with what `player` knows, drawn with the right probabilities.
+    fn resample_from_infostate(&self, player: usize, rng: &mut Rng) -> Self;
+    /// A readable multi-line picture of the whole state.
+    fn to_text(&self) -> String;
+}
+
+/// A state together with the actions that led to it.
+#[derive(Clone, Debug)]
+pub struct Tracked<S> {
+    pub state: S,
+    pub history: Vec<u32>,
+}
+
+impl<S: State> Tracked<S> {
+    pub fn new(state: S) -> Self {
+        Tracked { state, history: Vec::new() }
+    }
+
+    pub fn apply_action(&mut self, action: u32) -> Result<()> {
+        self.state.apply_action(action)?;
+        self.history.push(action);
+        Ok(())
+    }
+}

@@ -1,0 +1,250 @@
+//! `State`: a position with its history. Every method checks its input before the engine sees it, so that
+//! nothing from Python can reach an engine precondition.
+
+use crate::errors::{illegal, invalid_state, to_py};
+use crate::rng::PyRng;
+use meeplex_engine::{AnyGame, AnyState, State, Tracked, CHANCE};
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt};
+use std::sync::Arc;
+
+#[pyclass(name = "State", module = "meeplex._core")]
+pub struct PyState {
+    game: Arc<AnyGame>,
+    inner: Tracked<AnyState>,
+    actions: Vec<u32>,
+    weights: Vec<(u32, u64)>,
+}
+
+impl PyState {
+    pub fn new(game: Arc<AnyGame>, inner: Tracked<AnyState>) -> Self {
+        PyState { game, inner, actions: Vec::new(), weights: Vec::new() }
+    }
+
+    fn state(&self) -> &AnyState {
+        &self.inner.state
+    }
+
+    /// An action id from any Python object: only a true int in range is one (a bool is not).
+    fn action_from(&self, action: &Bound<'_, PyAny>) -> PyResult<u32> {
+        if action.is_instance_of::<PyBool>() || !action.is_instance_of::<PyInt>() {
+            let type_name = action.get_type().name()?;
+            return Err(illegal(format!("an action is an int, not {type_name}")));
+        }
+        match action.extract::<i64>() {
+            Ok(a) if a >= 0 && a <= u32::MAX as i64 => Ok(a as u32),
+            _ => Err(illegal(format!("action {action} is out of range"))),
+        }
+    }
+
+    fn seat_from(&self, player: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let n = self.game.num_players();
+        if !action_is_int(player) {
+            return Err(invalid_state(format!("a seat is an int in 0..{n}")));
+        }
+        match player.extract::<i64>() {
+            Ok(p) if p >= 0 && (p as usize) < n => Ok(p as usize),
+            _ => Err(invalid_state(format!("seat {player} out of range 0..{n}"))),
+        }
+    }
+
+    fn mask_len(&self) -> usize {
+        if self.state().current_player() == CHANCE {
+            self.game.max_chance_outcomes()
+        } else {
+            self.game.num_distinct_actions()
+        }
+    }
+
+    fn fill_mask(&mut self, out: &mut [i8]) {
+        out.iter_mut().for_each(|x| *x = 0);
+        self.inner.state.legal_actions(&mut self.actions);
+        for &a in &self.actions {
+            if let Some(slot) = out.get_mut(a as usize) {
+                *slot = 1;
+            }
+        }
+    }
+}
+
+fn check_len(got: usize, want: usize) -> PyResult<()> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(invalid_state(format!("out must have length {want}, not {got}")))
+    }
+}
+
+fn action_is_int(v: &Bound<'_, PyAny>) -> bool {
+    v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>()
+}
+
+#[pymethods]
+impl PyState {
+    fn current_player(&self) -> i32 {
+        self.state().current_player()
+    }
+    fn is_terminal(&self) -> bool {
+        self.state().is_terminal()
+    }
+    fn is_chance_node(&self) -> bool {
+        self.state().is_chance_node()
+    }
+
+    /// The legal actions, sorted; at a chance node, the possible outcomes.
+    fn legal_actions(&mut self) -> Vec<u32> {
+        self.inner.state.legal_actions(&mut self.actions);
+        self.actions.clone()
+    }
+
+    /// int8 mask of length num_distinct_actions (max_chance_outcomes at a chance node), or written into `out`.
+    #[pyo3(signature = (out=None))]
+    fn legal_actions_mask<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray1<i8>>>,
+    ) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let n = self.mask_len();
+        match out {
+            Some(array) => {
+                check_len(array.len(), n)?;
+                {
+                    let mut rw = array.try_readwrite().map_err(|_| invalid_state("out is not writable"))?;
+                    let slice = rw.as_slice_mut().map_err(|_| invalid_state("out must be contiguous"))?;
+                    self.fill_mask(slice);
+                }
+                Ok(array)
+            }
+            None => {
+                let mut mask = vec![0i8; n];
+                self.fill_mask(&mut mask);
+                Ok(PyArray1::from_vec(py, mask))
+            }
+        }
+    }
+
+    /// ``[(outcome, probability)]`` at a chance node, empty elsewhere.
+    fn chance_outcomes(&mut self) -> Vec<(u32, f64)> {
+        self.inner.state.chance_weights(&mut self.weights);
+        let total: u64 = self.weights.iter().map(|&(_, w)| w).sum();
+        self.weights.iter().map(|&(a, w)| (a, w as f64 / total as f64)).collect()
+    }
+
+    /// ``[(outcome, weight)]`` with exact integer weights: probability = weight / sum of weights.
+    fn chance_weights(&mut self) -> Vec<(u32, u64)> {
+        self.inner.state.chance_weights(&mut self.weights);
+        self.weights.clone()
+    }
+
+    /// Apply an action; an illegal one raises IllegalActionError and changes nothing.
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let a = self.action_from(action)?;
+        self.inner.apply_action(a).map_err(to_py)
+    }
+
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let a = self.action_from(action)?;
+        self.state().action_to_string(a).map_err(to_py)
+    }
+
+    fn string_to_action(&self, text: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let text: String = text.extract().map_err(|_| crate::errors::invalid_notation("notation must be a str"))?;
+        self.state().string_to_action(&text).map_err(to_py)
+    }
+
+    fn returns(&self) -> Vec<f64> {
+        let mut out = vec![0.0; self.game.num_players()];
+        self.state().returns(&mut out);
+        out
+    }
+
+    fn scores(&self) -> Vec<f64> {
+        let mut out = vec![0.0; self.game.num_players()];
+        self.state().scores(&mut out);
+        out
+    }
+
+    fn history(&self) -> Vec<u32> {
+        self.inner.history.clone()
+    }
+
+    fn clone(&self) -> PyState {
+        PyState::new(self.game.clone(), self.inner.clone())
+    }
+
+    fn __copy__(&self) -> PyState {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyState {
+        self.clone()
+    }
+
+    fn serialize(&self) -> String {
+        self.state().serialize(&self.inner.history)
+    }
+
+    /// float32 of observation_shape(): what `player` sees now; written into `out` when given.
+    #[pyo3(signature = (player, out=None))]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: &Bound<'_, PyAny>,
+        out: Option<Bound<'py, PyArray1<f32>>>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let p = self.seat_from(player)?;
+        let n = self.game.observation_len();
+        match out {
+            Some(array) => {
+                check_len(array.len(), n)?;
+                {
+                    let mut rw = array.try_readwrite().map_err(|_| invalid_state("out is not writable"))?;
+                    let slice = rw.as_slice_mut().map_err(|_| invalid_state("out must be contiguous"))?;
+                    self.state().observation_tensor(p, slice);
+                }
+                Ok(array)
+            }
+            None => {
+                let mut v = vec![0f32; n];
+                self.state().observation_tensor(p, &mut v);
+                Ok(PyArray1::from_vec(py, v))
+            }
+        }
+    }
+
+    fn observation_string(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
+        let p = self.seat_from(player)?;
+        Ok(self.state().observation_string(p))
+    }
+
+    fn information_state_string(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
+        let p = self.seat_from(player)?;
+        Ok(self.state().information_state_string(p, &self.inner.history))
+    }
+
+    /// A full state consistent with what `player` knows (a clone for games without private facts).
+    fn resample_from_infostate(&self, player: &Bound<'_, PyAny>, rng: &mut PyRng) -> PyResult<PyState> {
+        let p = self.seat_from(player)?;
+        let state = self.state().resample_from_infostate(p, &mut rng.inner);
+        Ok(PyState::new(self.game.clone(), Tracked { state, history: self.inner.history.clone() }))
+    }
+
+    fn __str__(&self) -> String {
+        self.state().to_text()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<meeplex State of {} after {} actions>", self.game.id(), self.inner.history.len())
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        match other.cast::<PyState>() {
+            Ok(o) => {
+                let o = o.borrow();
+                o.inner.state == self.inner.state && o.inner.history == self.inner.history
+            }
+            Err(_) => false,
+        }
+    }
+}
