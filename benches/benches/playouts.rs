@@ -1,1 +1,66 @@
-fn main(){}
+//! Random playouts and clone cost of every registered game (default parameters), in ns per step.
+//! Run: `cargo bench -p meeplex-benches --bench playouts` (or `make bench`).
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use meeplex_engine::playout::{random_playout, Scratch};
+use meeplex_engine::registry::GAME_IDS;
+use meeplex_engine::{AnyGame, Params, Rng};
+use std::hint::black_box;
+
+fn steps_per_game(game: &AnyGame, games: u64) -> u64 {
+    let mut scratch = Scratch::default();
+    (0..games)
+        .map(|seed| {
+            let mut s = game.new_initial_state();
+            random_playout(
+                &mut s,
+                &mut Rng::new(seed),
+                &mut scratch,
+                game.max_game_length(),
+            )
+        })
+        .sum::<u64>()
+        / games
+}
+
+fn playouts(c: &mut Criterion) {
+    for id in GAME_IDS {
+        let game = AnyGame::new(id, &Params::new()).expect("default parameters");
+        let steps = steps_per_game(&game, 50);
+        let mut group = c.benchmark_group(format!("{id}/playout"));
+        group.throughput(Throughput::Elements(steps));
+        let mut seed = 0u64;
+        let mut scratch = Scratch::default();
+        group.bench_function("random", |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut s = game.new_initial_state();
+                black_box(random_playout(
+                    &mut s,
+                    &mut Rng::new(seed),
+                    &mut scratch,
+                    game.max_game_length(),
+                ))
+            })
+        });
+        group.finish();
+
+        // A mid-game state: the cost of clone where search spends it.
+        let mut mid = game.new_initial_state();
+        random_playout(&mut mid, &mut Rng::new(7), &mut scratch, 200);
+        c.bench_function(&format!("{id}/clone"), |b| {
+            b.iter_batched_ref(
+                || mid.clone(),
+                |s| black_box(s.clone()),
+                BatchSize::SmallInput,
+            )
+        });
+        println!(
+            "{id}: state size {} bytes, {steps} steps per random game",
+            std::mem::size_of_val(&mid)
+        );
+    }
+}
+
+criterion_group!(benches, playouts);
+criterion_main!(benches);

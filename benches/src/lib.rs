@@ -1,1 +1,1 @@
-
+//! Benchmarks of meeplex-engine live in `benches/`; this crate has no code of its own.

@@ -17,13 +17,19 @@ _GAME_STRING = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.DOTA
 _KEY = re.compile(r"^[a-z_][a-z0-9_]*$")
 
 
-def _parse_value(text: str) -> ParamValue:
-    low = text.strip().lower()
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.+-]*")
+
+
+def _parse_value(text: str, whole: str) -> ParamValue:
+    value = text.strip()
+    low = value.lower()
     if low in ("true", "false"):
         return low == "true"
     if re.fullmatch(r"[+-]?\d+", low):
         return int(low)
-    return text.strip()
+    if _WORD.fullmatch(value):
+        return value
+    raise InvalidNotationError(f"bad parameter value {value!r} in game string {whole!r}")
 
 
 def parse_game_string(text: str) -> tuple[str, dict[str, ParamValue]]:
@@ -43,7 +49,7 @@ def parse_game_string(text: str) -> tuple[str, dict[str, ParamValue]]:
                 raise InvalidNotationError(f"bad parameter {item.strip()!r} in game string {text!r}")
             if key in params:
                 raise InvalidNotationError(f"parameter {key!r} given twice in {text!r}")
-            params[key] = _parse_value(value)
+            params[key] = _parse_value(value, text)
     return name, params
 
 
@@ -52,7 +58,7 @@ def merge_params(name: str, from_string: Mapping[str, ParamValue], keywords: Map
     merged: dict[str, object] = dict(from_string)
     for key, value in keywords.items():
         if key in merged:
-            raise InvalidStateError(f"{name}: parameter {key!r} given both in the game string and as a keyword")
+            raise InvalidStateError(f"{name}: parameter {key!r} given both in the game string and as keyword")
         merged[key] = value
     return merged
 

@@ -15,9 +15,9 @@ pub enum GameError {
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::IllegalAction(m) | GameError::InvalidState(m) | GameError::InvalidNotation(m) => {
-                f.write_str(m)
-            }
+            GameError::IllegalAction(m)
+            | GameError::InvalidState(m)
+            | GameError::InvalidNotation(m) => f.write_str(m),
         }
     }
 }

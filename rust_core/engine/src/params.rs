@@ -24,8 +24,16 @@ pub type Params = BTreeMap<String, ParamValue>;
 
 /// One entry of a game's parameter schema: the name, the default and the accepted range.
 pub enum ParamSpec {
-    Int { name: &'static str, default: i64, min: i64, max: i64 },
-    Bool { name: &'static str, default: bool },
+    Int {
+        name: &'static str,
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Bool {
+        name: &'static str,
+        default: bool,
+    },
 }
 
 impl ParamSpec {
@@ -42,7 +50,10 @@ pub fn normalise(game: &str, schema: &[ParamSpec], given: &Params) -> Result<Par
     for key in given.keys() {
         if !schema.iter().any(|s| s.name() == key) {
             let known: Vec<&str> = schema.iter().map(|s| s.name()).collect();
-            return invalid(format!("{game}: unknown parameter {key:?} (known: {})", known.join(", ")));
+            return invalid(format!(
+                "{game}: unknown parameter {key:?} (known: {})",
+                known.join(", ")
+            ));
         }
     }
     let mut out = Params::new();
@@ -52,16 +63,22 @@ pub fn normalise(game: &str, schema: &[ParamSpec], given: &Params) -> Result<Par
             (ParamSpec::Bool { default, .. }, None) => ParamValue::Bool(*default),
             (ParamSpec::Int { name, min, max, .. }, Some(ParamValue::Int(v))) => {
                 if v < min || v > max {
-                    return invalid(format!("{game}: parameter {name}={v} is out of range {min}..{max}"));
+                    return invalid(format!(
+                        "{game}: parameter {name}={v} is out of range {min}..{max}"
+                    ));
                 }
                 ParamValue::Int(*v)
             }
             (ParamSpec::Bool { .. }, Some(ParamValue::Bool(b))) => ParamValue::Bool(*b),
             (ParamSpec::Int { name, .. }, Some(other)) => {
-                return invalid(format!("{game}: parameter {name} must be an int, not {other:?}"))
+                return invalid(format!(
+                    "{game}: parameter {name} must be an int, not {other:?}"
+                ))
             }
             (ParamSpec::Bool { name, .. }, Some(other)) => {
-                return invalid(format!("{game}: parameter {name} must be a bool, not {other:?}"))
+                return invalid(format!(
+                    "{game}: parameter {name} must be a bool, not {other:?}"
+                ))
             }
         };
         out.insert(spec.name().to_string(), value);
@@ -81,5 +98,10 @@ pub fn get_bool(params: &Params, key: &str) -> bool {
 }
 
 pub fn params_to_json(params: &Params) -> serde_json::Value {
-    serde_json::Value::Object(params.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
+    serde_json::Value::Object(
+        params
+            .iter()
+            .map(|(k, v)| (k.clone(), v.to_json()))
+            .collect(),
+    )
 }

@@ -42,7 +42,12 @@ pub fn random_action<S: State>(state: &S, rng: &mut Rng, scratch: &mut Scratch) 
 }
 
 /// Play to the end; returns the number of actions applied. `max_steps` guards against a rules bug looping.
-pub fn random_playout<S: State>(state: &mut S, rng: &mut Rng, scratch: &mut Scratch, max_steps: u64) -> u64 {
+pub fn random_playout<S: State>(
+    state: &mut S,
+    rng: &mut Rng,
+    scratch: &mut Scratch,
+    max_steps: u64,
+) -> u64 {
     let mut steps = 0;
     while steps < max_steps {
         match random_action(state, rng, scratch) {
@@ -55,7 +60,12 @@ pub fn random_playout<S: State>(state: &mut S, rng: &mut Rng, scratch: &mut Scra
 }
 
 /// Like [`random_playout`], recording every action.
-pub fn random_playout_recorded<S: State>(state: &mut S, rng: &mut Rng, history: &mut Vec<u32>, max_steps: u64) {
+pub fn random_playout_recorded<S: State>(
+    state: &mut S,
+    rng: &mut Rng,
+    history: &mut Vec<u32>,
+    max_steps: u64,
+) {
     let mut scratch = Scratch::default();
     let mut steps = 0;
     while steps < max_steps {

@@ -26,7 +26,10 @@ fn to_param(key: &str, value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
     } else if value.is_instance_of::<PyString>() {
         Ok(ParamValue::Str(value.extract()?))
     } else {
-        Err(invalid_state(format!("parameter {key}: {} is not an int, bool or str", value.get_type().name()?)))
+        Err(invalid_state(format!(
+            "parameter {key}: {} is not an int, bool or str",
+            value.get_type().name()?
+        )))
     }
 }
 
@@ -62,14 +65,17 @@ impl PyGame {
         let mut given = Params::new();
         if let Some(dict) = params {
             for (key, value) in dict.iter() {
-                let key: String =
-                    key.extract().map_err(|_| invalid_state("parameter names must be strings"))?;
+                let key: String = key
+                    .extract()
+                    .map_err(|_| invalid_state("parameter names must be strings"))?;
                 let v = to_param(&key, &value)?;
                 given.insert(key, v);
             }
         }
         let game = AnyGame::new(name, &given).map_err(to_py)?;
-        Ok(PyGame { inner: Arc::new(game) })
+        Ok(PyGame {
+            inner: Arc::new(game),
+        })
     }
 
     #[getter]
@@ -104,12 +110,17 @@ impl PyGame {
     }
 
     fn new_initial_state(&self) -> PyState {
-        PyState::new(self.inner.clone(), Tracked::new(self.inner.new_initial_state()))
+        PyState::new(
+            self.inner.clone(),
+            Tracked::new(self.inner.new_initial_state()),
+        )
     }
 
     /// Read a state written by ``State.serialize()``; anything malformed or inconsistent raises InvalidStateError.
     fn deserialize_state(&self, text: &Bound<'_, PyAny>) -> PyResult<PyState> {
-        let text: String = text.extract().map_err(|_| invalid_state("a serialized state must be a str"))?;
+        let text: String = text
+            .extract()
+            .map_err(|_| invalid_state("a serialized state must be a str"))?;
         let (state, history) = self.inner.deserialize_state(&text).map_err(to_py)?;
         Ok(PyState::new(self.inner.clone(), Tracked { state, history }))
     }
@@ -121,7 +132,12 @@ impl PyGame {
         let tracked = py.detach(move || {
             let mut tracked = Tracked::new(game.new_initial_state());
             let mut rng = Rng::new(seed);
-            random_playout_recorded(&mut tracked.state, &mut rng, &mut tracked.history, game.max_game_length());
+            random_playout_recorded(
+                &mut tracked.state,
+                &mut rng,
+                &mut tracked.history,
+                game.max_game_length(),
+            );
             tracked
         });
         Ok(PyState::new(self.inner.clone(), tracked))

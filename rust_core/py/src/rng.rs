@@ -6,7 +6,9 @@ use pyo3::prelude::*;
 /// Reduce any Python int to 64 bits (mod 2**64), as the oracle's `Rng` does.
 pub fn seed_from(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     if !seed.is_instance_of::<pyo3::types::PyInt>() {
-        return Err(pyo3::exceptions::PyTypeError::new_err("a seed must be an int"));
+        return Err(pyo3::exceptions::PyTypeError::new_err(
+            "a seed must be an int",
+        ));
     }
     seed.bitand(u64::MAX)?.extract::<u64>()
 }
@@ -22,7 +24,9 @@ pub struct PyRng {
 impl PyRng {
     #[new]
     fn new(seed: &Bound<'_, PyAny>) -> PyResult<Self> {
-        Ok(PyRng { inner: Rng::new(seed_from(seed)?) })
+        Ok(PyRng {
+            inner: Rng::new(seed_from(seed)?),
+        })
     }
 
     fn next_u64(&mut self) -> u64 {
@@ -32,7 +36,9 @@ impl PyRng {
     /// ``next_u64() % n``; n must be at least 1.
     fn below(&mut self, n: u64) -> PyResult<u64> {
         if n == 0 {
-            return Err(pyo3::exceptions::PyValueError::new_err("below(n) needs n >= 1"));
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "below(n) needs n >= 1",
+            ));
         }
         Ok(self.inner.below(n))
     }

@@ -19,7 +19,12 @@ pub struct PyState {
 
 impl PyState {
     pub fn new(game: Arc<AnyGame>, inner: Tracked<AnyState>) -> Self {
-        PyState { game, inner, actions: Vec::new(), weights: Vec::new() }
+        PyState {
+            game,
+            inner,
+            actions: Vec::new(),
+            weights: Vec::new(),
+        }
     }
 
     fn state(&self) -> &AnyState {
@@ -72,7 +77,9 @@ fn check_len(got: usize, want: usize) -> PyResult<()> {
     if got == want {
         Ok(())
     } else {
-        Err(invalid_state(format!("out must have length {want}, not {got}")))
+        Err(invalid_state(format!(
+            "out must have length {want}, not {got}"
+        )))
     }
 }
 
@@ -110,8 +117,12 @@ impl PyState {
             Some(array) => {
                 check_len(array.len(), n)?;
                 {
-                    let mut rw = array.try_readwrite().map_err(|_| invalid_state("out is not writable"))?;
-                    let slice = rw.as_slice_mut().map_err(|_| invalid_state("out must be contiguous"))?;
+                    let mut rw = array
+                        .try_readwrite()
+                        .map_err(|_| invalid_state("out is not writable"))?;
+                    let slice = rw
+                        .as_slice_mut()
+                        .map_err(|_| invalid_state("out must be contiguous"))?;
                     self.fill_mask(slice);
                 }
                 Ok(array)
@@ -128,7 +139,10 @@ impl PyState {
     fn chance_outcomes(&mut self) -> Vec<(u32, f64)> {
         self.inner.state.chance_weights(&mut self.weights);
         let total: u64 = self.weights.iter().map(|&(_, w)| w).sum();
-        self.weights.iter().map(|&(a, w)| (a, w as f64 / total as f64)).collect()
+        self.weights
+            .iter()
+            .map(|&(a, w)| (a, w as f64 / total as f64))
+            .collect()
     }
 
     /// ``[(outcome, weight)]`` with exact integer weights: probability = weight / sum of weights.
@@ -149,7 +163,9 @@ impl PyState {
     }
 
     fn string_to_action(&self, text: &Bound<'_, PyAny>) -> PyResult<u32> {
-        let text: String = text.extract().map_err(|_| crate::errors::invalid_notation("notation must be a str"))?;
+        let text: String = text
+            .extract()
+            .map_err(|_| crate::errors::invalid_notation("notation must be a str"))?;
         self.state().string_to_action(&text).map_err(to_py)
     }
 
@@ -199,8 +215,12 @@ impl PyState {
             Some(array) => {
                 check_len(array.len(), n)?;
                 {
-                    let mut rw = array.try_readwrite().map_err(|_| invalid_state("out is not writable"))?;
-                    let slice = rw.as_slice_mut().map_err(|_| invalid_state("out must be contiguous"))?;
+                    let mut rw = array
+                        .try_readwrite()
+                        .map_err(|_| invalid_state("out is not writable"))?;
+                    let slice = rw
+                        .as_slice_mut()
+                        .map_err(|_| invalid_state("out must be contiguous"))?;
                     self.state().observation_tensor(p, slice);
                 }
                 Ok(array)
@@ -220,14 +240,26 @@ impl PyState {
 
     fn information_state_string(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
         let p = self.seat_from(player)?;
-        Ok(self.state().information_state_string(p, &self.inner.history))
+        Ok(self
+            .state()
+            .information_state_string(p, &self.inner.history))
     }
 
     /// A full state consistent with what `player` knows (a clone for games without private facts).
-    fn resample_from_infostate(&self, player: &Bound<'_, PyAny>, rng: &mut PyRng) -> PyResult<PyState> {
+    fn resample_from_infostate(
+        &self,
+        player: &Bound<'_, PyAny>,
+        rng: &mut PyRng,
+    ) -> PyResult<PyState> {
         let p = self.seat_from(player)?;
         let state = self.state().resample_from_infostate(p, &mut rng.inner);
-        Ok(PyState::new(self.game.clone(), Tracked { state, history: self.inner.history.clone() }))
+        Ok(PyState::new(
+            self.game.clone(),
+            Tracked {
+                state,
+                history: self.inner.history.clone(),
+            },
+        ))
     }
 
     fn __str__(&self) -> String {
@@ -235,7 +267,11 @@ impl PyState {
     }
 
     fn __repr__(&self) -> String {
-        format!("<meeplex State of {} after {} actions>", self.game.id(), self.inner.history.len())
+        format!(
+            "<meeplex State of {} after {} actions>",
+            self.game.id(),
+            self.inner.history.len()
+        )
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

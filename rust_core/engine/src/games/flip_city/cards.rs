@@ -49,13 +49,29 @@ const fn face(
     flip_fee: Option<u32>,
     recycle: Recycle,
 ) -> Face {
-    Face { name, cost, cash, points, unhappiness, flip_fee, recycle }
+    Face {
+        name,
+        cost,
+        cash,
+        points,
+        unhappiness,
+        flip_fee,
+        recycle,
+    }
 }
 
 pub static FACES: [Face; NUM_FACES] = [
     face("Residential Area", None, 1, 0, 1, Some(1), Recycle::None),
     face("Apartment", None, 1, 0, 1, Some(8), Recycle::None),
-    face("Convenience Store", Some(2), 1, 0, 0, Some(3), Recycle::None),
+    face(
+        "Convenience Store",
+        Some(2),
+        1,
+        0,
+        0,
+        Some(3),
+        Recycle::None,
+    ),
     face("Shopping Mall", None, 2, 1, 0, None, Recycle::Cash),
     face("Central Park", Some(7), 0, 2, 0, Some(5), Recycle::None),
     face("Station", None, 0, 2, 0, None, Recycle::Point),

@@ -16,13 +16,42 @@ pub const ID: &str = "flip_city";
 pub const MAX_PLAYERS: usize = 4;
 
 pub const SCHEMA: &[ParamSpec] = &[
-    ParamSpec::Int { name: "players", default: 2, min: 1, max: MAX_PLAYERS as i64 },
-    ParamSpec::Bool { name: "office", default: false },
-    ParamSpec::Int { name: "max_turns", default: 100, min: 1, max: 1000 },
-    ParamSpec::Int { name: "apartment_unhappiness", default: 1, min: 0, max: 1 },
-    ParamSpec::Int { name: "hospital_cash", default: 1, min: 0, max: 1 },
-    ParamSpec::Bool { name: "mall_recycle", default: true },
-    ParamSpec::Bool { name: "station_recycle", default: true },
+    ParamSpec::Int {
+        name: "players",
+        default: 2,
+        min: 1,
+        max: MAX_PLAYERS as i64,
+    },
+    ParamSpec::Bool {
+        name: "office",
+        default: false,
+    },
+    ParamSpec::Int {
+        name: "max_turns",
+        default: 100,
+        min: 1,
+        max: 1000,
+    },
+    ParamSpec::Int {
+        name: "apartment_unhappiness",
+        default: 1,
+        min: 0,
+        max: 1,
+    },
+    ParamSpec::Int {
+        name: "hospital_cash",
+        default: 1,
+        min: 0,
+        max: 1,
+    },
+    ParamSpec::Bool {
+        name: "mall_recycle",
+        default: true,
+    },
+    ParamSpec::Bool {
+        name: "station_recycle",
+        default: true,
+    },
 ];
 
 /// The parameters in the form the rules read them; small and `Copy`, so every state carries its own.

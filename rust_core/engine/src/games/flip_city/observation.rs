@@ -52,14 +52,24 @@ pub fn write(s: &FlipCityState, player: usize, out: &mut [f32]) {
         s.turn as f32,
     ];
     put(&mut scalars.into_iter());
-    put(&mut [Phase::Play, Phase::Build, Phase::Over].iter().map(|&p| (s.phase == p) as u8 as f32));
-    let pendings = [Pending::Shuffle, Pending::GiveApartment, Pending::GiveResidential, Pending::Remove, Pending::Bottom];
+    put(&mut [Phase::Play, Phase::Build, Phase::Over]
+        .iter()
+        .map(|&p| (s.phase == p) as u8 as f32));
+    let pendings = [
+        Pending::Shuffle,
+        Pending::GiveApartment,
+        Pending::GiveResidential,
+        Pending::Remove,
+        Pending::Bottom,
+    ];
     put(&mut pendings.iter().map(|&p| (s.pending == p) as u8 as f32));
 }
 
 fn counts_text(counts: &[u8; F]) -> String {
-    let parts: Vec<String> =
-        (0..F).filter(|&f| counts[f] > 0).map(|f| format!("{} x{}", FACES[f].name, counts[f])).collect();
+    let parts: Vec<String> = (0..F)
+        .filter(|&f| counts[f] > 0)
+        .map(|f| format!("{} x{}", FACES[f].name, counts[f]))
+        .collect();
     if parts.is_empty() {
         "-".into()
     } else {
@@ -75,7 +85,12 @@ pub fn text(s: &FlipCityState, viewer: Option<usize>) -> String {
         Phase::Build => "Building",
         Phase::Over => "game over",
     };
-    let _ = writeln!(t, "Flip City - turn {} - seat {} - {phase}", s.turn + 1, s.current);
+    let _ = writeln!(
+        t,
+        "Flip City - turn {} - seat {} - {phase}",
+        s.turn + 1,
+        s.current
+    );
     if let Some(p) = viewer {
         let _ = writeln!(t, "you are seat {p}");
     }

@@ -1,6 +1,6 @@
 //! Canonical JSON of a whole state and its strict reader (docs/rules/flip_city.md §7).
 
-use super::cards::{FACES, NUM_FACES};
+use super::cards::{APARTMENT, FACES, NUM_FACES, RESIDENTIAL_AREA};
 use super::notation::NUM_ACTIONS;
 use super::state::{FlipCityState, Pending, Phase, Seat, KNOWN_CAPACITY};
 use super::{Rules, ID, MAX_PLAYERS};
@@ -11,7 +11,11 @@ use serde_json::{json, Map, Value};
 const VERSION: i64 = 1;
 const MAX_COUNTER: u64 = 10_000;
 
-const PHASES: [(Phase, &str); 3] = [(Phase::Play, "play"), (Phase::Build, "build"), (Phase::Over, "over")];
+const PHASES: [(Phase, &str); 3] = [
+    (Phase::Play, "play"),
+    (Phase::Build, "build"),
+    (Phase::Over, "over"),
+];
 const PENDINGS: [(Pending, &str); 6] = [
     (Pending::None, "none"),
     (Pending::Shuffle, "shuffle"),
@@ -23,13 +27,34 @@ const PENDINGS: [(Pending, &str); 6] = [
 
 pub fn serialize(s: &FlipCityState, history: &[u32]) -> String {
     let params = Params::from([
-        ("players".to_string(), crate::ParamValue::Int(s.rules.players as i64)),
-        ("office".to_string(), crate::ParamValue::Bool(s.rules.office)),
-        ("max_turns".to_string(), crate::ParamValue::Int(s.rules.max_turns as i64)),
-        ("apartment_unhappiness".to_string(), crate::ParamValue::Int(s.rules.apartment_unhappiness as i64)),
-        ("hospital_cash".to_string(), crate::ParamValue::Int(s.rules.hospital_cash as i64)),
-        ("mall_recycle".to_string(), crate::ParamValue::Bool(s.rules.mall_recycle)),
-        ("station_recycle".to_string(), crate::ParamValue::Bool(s.rules.station_recycle)),
+        (
+            "players".to_string(),
+            crate::ParamValue::Int(s.rules.players as i64),
+        ),
+        (
+            "office".to_string(),
+            crate::ParamValue::Bool(s.rules.office),
+        ),
+        (
+            "max_turns".to_string(),
+            crate::ParamValue::Int(s.rules.max_turns as i64),
+        ),
+        (
+            "apartment_unhappiness".to_string(),
+            crate::ParamValue::Int(s.rules.apartment_unhappiness as i64),
+        ),
+        (
+            "hospital_cash".to_string(),
+            crate::ParamValue::Int(s.rules.hospital_cash as i64),
+        ),
+        (
+            "mall_recycle".to_string(),
+            crate::ParamValue::Bool(s.rules.mall_recycle),
+        ),
+        (
+            "station_recycle".to_string(),
+            crate::ParamValue::Bool(s.rules.station_recycle),
+        ),
     ]);
     let seats: Vec<Value> = s.seats[..s.players()]
         .iter()
@@ -77,14 +102,18 @@ struct Obj<'a> {
 
 impl<'a> Obj<'a> {
     fn new(value: &'a Value, what: &'static str, keys: &[&str]) -> Result<Self> {
-        let Some(map) = value.as_object() else { return invalid(format!("flip_city state: {what} must be an object")) };
+        let Some(map) = value.as_object() else {
+            return invalid(format!("flip_city state: {what} must be an object"));
+        };
         for key in keys {
             if !map.contains_key(*key) {
                 return invalid(format!("flip_city state: {what} lacks the key {key:?}"));
             }
         }
         if let Some(extra) = map.keys().find(|k| !keys.contains(&k.as_str())) {
-            return invalid(format!("flip_city state: {what} has an unknown key {extra:?}"));
+            return invalid(format!(
+                "flip_city state: {what} has an unknown key {extra:?}"
+            ));
         }
         Ok(Obj { map, what })
     }
@@ -96,25 +125,47 @@ impl<'a> Obj<'a> {
     fn uint(&self, key: &str, max: u64) -> Result<u64> {
         match self.get(key).as_u64() {
             Some(v) if v <= max => Ok(v),
-            _ => invalid(format!("flip_city state: {}.{key} must be an int in 0..={max}", self.what)),
+            _ => invalid(format!(
+                "flip_city state: {}.{key} must be an int in 0..={max}",
+                self.what
+            )),
         }
     }
 
     fn flag(&self, key: &str) -> Result<bool> {
-        self.get(key)
-            .as_bool()
-            .map_or_else(|| invalid(format!("flip_city state: {}.{key} must be a bool", self.what)), Ok)
+        self.get(key).as_bool().map_or_else(
+            || {
+                invalid(format!(
+                    "flip_city state: {}.{key} must be a bool",
+                    self.what
+                ))
+            },
+            Ok,
+        )
     }
 
     fn text(&self, key: &str) -> Result<&'a str> {
-        self.get(key)
-            .as_str()
-            .map_or_else(|| invalid(format!("flip_city state: {}.{key} must be a string", self.what)), Ok)
+        self.get(key).as_str().map_or_else(
+            || {
+                invalid(format!(
+                    "flip_city state: {}.{key} must be a string",
+                    self.what
+                ))
+            },
+            Ok,
+        )
     }
 
     fn counts(&self, key: &str) -> Result<[u8; NUM_FACES]> {
-        let bad = || invalid(format!("flip_city state: {}.{key} must be {NUM_FACES} counts in 0..=255", self.what));
-        let Some(list) = self.get(key).as_array() else { return bad() };
+        let bad = || {
+            invalid(format!(
+                "flip_city state: {}.{key} must be {NUM_FACES} counts in 0..=255",
+                self.what
+            ))
+        };
+        let Some(list) = self.get(key).as_array() else {
+            return bad();
+        };
         if list.len() != NUM_FACES {
             return bad();
         }
@@ -130,14 +181,37 @@ impl<'a> Obj<'a> {
 }
 
 const STATE_KEYS: [&str; 22] = [
-    "cash", "current", "discount", "extra_buys", "extra_flips", "forced", "game", "history", "limit_bonus", "main",
-    "params", "pending", "phase", "play_area", "points", "removed", "seats", "supply", "turn", "unhappiness",
-    "version", "winner",
+    "cash",
+    "current",
+    "discount",
+    "extra_buys",
+    "extra_flips",
+    "forced",
+    "game",
+    "history",
+    "limit_bonus",
+    "main",
+    "params",
+    "pending",
+    "phase",
+    "play_area",
+    "points",
+    "removed",
+    "seats",
+    "supply",
+    "turn",
+    "unhappiness",
+    "version",
+    "winner",
 ];
 const SEAT_KEYS: [&str; 4] = ["best", "deck_known", "deck_unknown", "discard"];
 
-pub fn deserialize(rules: &Rules, params: &Params, text: &str) -> Result<(FlipCityState, Vec<u32>)> {
-    let value: Value = match serde_json::from_str(text) {
+pub fn deserialize(
+    rules: &Rules,
+    params: &Params,
+    text: &str,
+) -> Result<(FlipCityState, Vec<u32>)> {
+    let value: Value = match crate::json::parse(text) {
         Ok(v) => v,
         Err(e) => return invalid(format!("flip_city state: not JSON ({e})")),
     };
@@ -146,7 +220,9 @@ pub fn deserialize(rules: &Rules, params: &Params, text: &str) -> Result<(FlipCi
         return invalid("flip_city state: \"game\" must be \"flip_city\"");
     }
     if o.get("version").as_i64() != Some(VERSION) || o.get("version").is_boolean() {
-        return invalid(format!("flip_city state: unsupported version (expected {VERSION})"));
+        return invalid(format!(
+            "flip_city state: unsupported version (expected {VERSION})"
+        ));
     }
     if o.get("params") != &params_to_json(params) {
         return invalid("flip_city state: its params differ from this game's");
@@ -154,9 +230,14 @@ pub fn deserialize(rules: &Rules, params: &Params, text: &str) -> Result<(FlipCi
     let mut s = FlipCityState::new(*rules);
     let players = rules.players;
 
-    let Some(seats) = o.get("seats").as_array() else { return invalid("flip_city state: seats must be a list") };
+    let Some(seats) = o.get("seats").as_array() else {
+        return invalid("flip_city state: seats must be a list");
+    };
     if seats.len() != players {
-        return invalid(format!("flip_city state: {players} seats expected, found {}", seats.len()));
+        return invalid(format!(
+            "flip_city state: {players} seats expected, found {}",
+            seats.len()
+        ));
     }
     for (seat, value) in s.seats.iter_mut().zip(seats) {
         let so = Obj::new(value, "seat", &SEAT_KEYS)?;
@@ -175,7 +256,9 @@ pub fn deserialize(rules: &Rules, params: &Params, text: &str) -> Result<(FlipCi
                 Some(f) if (f as usize) < NUM_FACES => {
                     seat.known.push_top(f as usize);
                 }
-                _ => return invalid("flip_city state: seat.deck_known holds a face id out of range"),
+                _ => {
+                    return invalid("flip_city state: seat.deck_known holds a face id out of range")
+                }
             }
         }
     }
@@ -208,12 +291,18 @@ pub fn deserialize(rules: &Rules, params: &Params, text: &str) -> Result<(FlipCi
         Some(w) if w >= 0 && (w as usize) < players => Some(w as usize),
         _ => return invalid("flip_city state: winner must be -1 or a seat"),
     };
-    let Some(list) = o.get("history").as_array() else { return invalid("flip_city state: history must be a list") };
+    let Some(list) = o.get("history").as_array() else {
+        return invalid("flip_city state: history must be a list");
+    };
     let mut history = Vec::with_capacity(list.len());
     for a in list {
         match a.as_u64() {
             Some(a) if a < NUM_ACTIONS as u64 => history.push(a as u32),
-            _ => return invalid(format!("flip_city state: history holds an id out of 0..{NUM_ACTIONS}")),
+            _ => {
+                return invalid(format!(
+                    "flip_city state: history holds an id out of 0..{NUM_ACTIONS}"
+                ))
+            }
         }
     }
     check_consistency(&s)?;
@@ -242,7 +331,11 @@ fn check_consistency(s: &FlipCityState) -> Result<()> {
     add(&s.supply);
     add(&s.removed);
     add(&s.play_area);
-    let totals = rules.type_totals();
+    let mut totals = rules.type_totals();
+    if s.pending == Pending::GiveResidential {
+        // The flipped Apartment is in the flipper's hand on its way to another discard pile.
+        totals[RESIDENTIAL_AREA] -= 1;
+    }
     for f in (0..NUM_FACES).step_by(2) {
         if seen[f] != totals[f] {
             return invalid(format!(
@@ -257,7 +350,10 @@ fn check_consistency(s: &FlipCityState) -> Result<()> {
     let initial = rules.initial_supply();
     for f in 0..NUM_FACES {
         if s.supply[f] > initial[f] {
-            return invalid(format!("flip_city state: the {} pile holds more than it starts with", FACES[f].name));
+            return invalid(format!(
+                "flip_city state: the {} pile holds more than it starts with",
+                FACES[f].name
+            ));
         }
         if s.removed[f] > 0 && !rules.solo() {
             return invalid("flip_city state: cards are removed from the game only in solo");
@@ -276,6 +372,14 @@ fn check_consistency(s: &FlipCityState) -> Result<()> {
     }
     if matches!(s.pending, GiveApartment | GiveResidential) && players < 2 {
         return invalid("flip_city state: nobody to give a card to in solo");
+    }
+    if s.pending == GiveApartment && s.seats[s.current].discard[APARTMENT] == 0 {
+        return invalid(
+            "flip_city state: a Power Plant gift with no Apartment in the discard pile",
+        );
+    }
+    if rules.solo() && s.phase != Phase::Over && s.supply.iter().all(|&c| c == 0) {
+        return invalid("flip_city state: a solo game with an empty supply is lost, so over");
     }
     if s.pending == Bottom && s.seats[s.current].unknown.iter().all(|&c| c == 0) {
         return invalid("flip_city state: a pending bottom card with no unknown cards in the deck");

@@ -9,15 +9,33 @@ use crate::{Player, Rng, State, CHANCE, TERMINAL};
 pub const KNOWN_CAPACITY: usize = 96;
 
 /// The known top part of a deck. Stored bottom-up, so the top card is the last element and playing it is a pop.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy)]
 pub struct KnownCards {
     cards: [u8; KNOWN_CAPACITY],
     len: u8,
 }
 
+// Only the live cards count: bytes past `len` are leftovers.
+impl PartialEq for KnownCards {
+    fn eq(&self, other: &Self) -> bool {
+        self.cards[..self.len()] == other.cards[..other.len()]
+    }
+}
+
+impl Eq for KnownCards {}
+
+impl std::fmt::Debug for KnownCards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.top_first()).finish()
+    }
+}
+
 impl Default for KnownCards {
     fn default() -> Self {
-        KnownCards { cards: [0; KNOWN_CAPACITY], len: 0 }
+        KnownCards {
+            cards: [0; KNOWN_CAPACITY],
+            len: 0,
+        }
     }
 }
 
@@ -29,7 +47,9 @@ impl KnownCards {
         self.len == 0
     }
     pub fn top(&self) -> Option<usize> {
-        self.len.checked_sub(1).map(|i| self.cards[i as usize] as usize)
+        self.len
+            .checked_sub(1)
+            .map(|i| self.cards[i as usize] as usize)
     }
     /// Put a card on top; false (and no change) when full, which card conservation rules out.
     pub fn push_top(&mut self, face: usize) -> bool {
@@ -172,7 +192,13 @@ impl FlipCityState {
     }
 
     fn fee(&self, face: usize) -> Option<u32> {
-        FACES[face].flip_fee.map(|fee| if self.discount { fee.saturating_sub(1) } else { fee })
+        FACES[face].flip_fee.map(|fee| {
+            if self.discount {
+                fee.saturating_sub(1)
+            } else {
+                fee
+            }
+        })
     }
 
     fn play_is_forced(&self) -> bool {
@@ -234,7 +260,10 @@ impl FlipCityState {
                 out.push(END);
                 for f in 0..NUM_FACES {
                     if let Some(cost) = FACES[f].cost {
-                        if self.supply[f] > 0 && cost <= self.cash && (self.extra_buys > 0 || self.main) {
+                        if self.supply[f] > 0
+                            && cost <= self.cash
+                            && (self.extra_buys > 0 || self.main)
+                        {
                             out.push(BUY + f as u32);
                         }
                     }
@@ -297,7 +326,9 @@ impl FlipCityState {
     }
 
     fn play_top_card(&mut self) {
-        let Some(face) = self.me().known.pop_top() else { return };
+        let Some(face) = self.me().known.pop_top() else {
+            return;
+        };
         self.forced = false;
         self.play_area[face] += 1;
         self.cash += self.rules.cash(face);
@@ -325,10 +356,8 @@ impl FlipCityState {
                 self.play_area[OFFICE] += 1;
                 self.pending = Pending::Shuffle;
             }
-            POWER_PLANT => {
-                if self.players() > 1 && self.me().discard[APARTMENT] > 0 {
-                    self.pending = Pending::GiveApartment;
-                }
+            POWER_PLANT if self.players() > 1 && self.me().discard[APARTMENT] > 0 => {
+                self.pending = Pending::GiveApartment;
             }
             _ => {}
         }
@@ -350,7 +379,11 @@ impl FlipCityState {
         }
         seat.unknown = deck;
         seat.discard = [0; NUM_FACES];
-        self.pending = if self.rules.solo() { Pending::Remove } else { Pending::None };
+        self.pending = if self.rules.solo() {
+            Pending::Remove
+        } else {
+            Pending::None
+        };
     }
 
     fn recycle(&mut self, face: usize) {
@@ -524,7 +557,11 @@ impl State for FlipCityState {
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>) {
         out.clear();
         if let Some(counts) = self.chance_counts() {
-            out.extend((0..NUM_FACES).filter(|&f| counts[f] > 0).map(|f| (f as u32, counts[f] as u64)));
+            out.extend(
+                (0..NUM_FACES)
+                    .filter(|&f| counts[f] > 0)
+                    .map(|f| (f as u32, counts[f] as u64)),
+            );
         }
     }
 

@@ -1,0 +1,101 @@
+"""meeplex.oracle: the pure-Python reference implementations of meeplex's games.
+
+Same API as the Rust-backed engines (DESIGN.md, "The state API"), written from the rulebooks for
+correctness, never for speed, so that the two can be compared action by action.
+
+>>> import meeplex.oracle as oracle
+>>> game = oracle.make("flip_city(players=2,office=true)")
+>>> state = oracle.play_random(game, 7)
+>>> state.is_terminal()
+True
+
+This package imports nothing from the compiled ``meeplex._core``.
+"""
+
+from __future__ import annotations
+
+from meeplex._params import merge_params, parse_game_string
+from meeplex.errors import GameError, IllegalActionError, InvalidNotationError, InvalidStateError
+
+from .flip_city import FlipCityGame, FlipCityState
+from .rng import Rng
+
+CHANCE: int = -1
+"""``current_player()`` at a chance node (OpenSpiel's kChancePlayerId)."""
+TERMINAL: int = -4
+"""``current_player()`` once the game is over (OpenSpiel's kTerminalPlayerId)."""
+
+# The registry: adding a game is one line.
+GAMES: dict[str, type] = {
+    "flip_city": FlipCityGame,
+}
+
+
+def games() -> list[str]:
+    """The ids of every game the oracle implements, sorted."""
+    return sorted(GAMES)
+
+
+def make(name: str, **params: object):
+    """A game by id with keyword parameters, or from one game string: ``make("flip_city(players=3)")``.
+
+    An unknown game or bad parameters raise ``InvalidStateError``; a malformed game string raises
+    ``InvalidNotationError``.
+    """
+    game_id, from_string = parse_game_string(name)
+    if game_id not in GAMES:
+        raise InvalidStateError(f"unknown game {game_id!r}; the oracle has {games()}")
+    return GAMES[game_id](merge_params(game_id, from_string, params))
+
+
+def random_step(state, rng: Rng) -> int:
+    """Apply one random step (DESIGN.md, "The shared PRNG") and return the action taken.
+
+    At a chance node: the outcomes sorted by action id, with integer weights summing to ``W``; draw
+    ``r = rng.below(W)`` and take the first outcome whose running total exceeds ``r``. At a decision node:
+    ``legal_actions()[rng.below(len(legal_actions()))]``.
+    """
+    if state.is_terminal():
+        raise IllegalActionError("random_step on a terminal state")
+    if state.is_chance_node():
+        outcomes = sorted(state.chance_weights())
+        total = sum(weight for _, weight in outcomes)
+        r = rng.below(total)
+        running = 0
+        for action, weight in outcomes:
+            running += weight
+            if running > r:
+                state.apply_action(action)
+                return action
+        raise AssertionError("chance weights do not add up")  # pragma: no cover
+    legal = state.legal_actions()
+    action = legal[rng.below(len(legal))]
+    state.apply_action(action)
+    return action
+
+
+def play_random(game, seed: int):
+    """Play one whole game from the initial state with ``Rng(seed)`` and return the final, terminal state."""
+    rng = Rng(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        random_step(state, rng)
+    return state
+
+
+__all__ = [
+    "CHANCE",
+    "GAMES",
+    "TERMINAL",
+    "FlipCityGame",
+    "FlipCityState",
+    "GameError",
+    "IllegalActionError",
+    "InvalidNotationError",
+    "InvalidStateError",
+    "Rng",
+    "games",
+    "make",
+    "play_random",
+    "random_step",
+]

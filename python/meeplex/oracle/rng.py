@@ -1,0 +1,58 @@
+"""The shared PRNG of meeplex (DESIGN.md, "The shared PRNG"): SplitMix64, bit for bit.
+
+The Rust core has the same generator, so that "random game number 7" is the same game in both engines.
+"""
+
+from __future__ import annotations
+
+import operator
+
+_MASK64 = (1 << 64) - 1
+_GOLDEN_GAMMA = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+
+
+class Rng:
+    """SplitMix64: ``Rng(seed)`` starts with ``state = seed mod 2**64``.
+
+    >>> rng = Rng(0)
+    >>> hex(rng.next_u64())
+    '0xe220a8397b1dcdaf'
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0) -> None:
+        if isinstance(seed, bool):
+            raise TypeError("the seed must be an int, not bool")
+        self.state = operator.index(seed) & _MASK64
+
+    def next_u64(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + _GOLDEN_GAMMA) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """``next_u64() % n`` (no rejection step, exactly as the contract says); ``n`` must be >= 1."""
+        if isinstance(n, bool):
+            raise ValueError("below(n) needs an int n >= 1, not a bool")
+        n = operator.index(n)
+        if n < 1:
+            raise ValueError(f"below(n) needs n >= 1, got {n}")
+        return self.next_u64() % n
+
+    def clone(self) -> Rng:
+        """An independent generator in the same state."""
+        other = Rng(0)
+        other.state = self.state
+        return other
+
+    def __repr__(self) -> str:
+        return f"Rng(state={self.state:#018x})"
+
+
+__all__ = ["Rng"]

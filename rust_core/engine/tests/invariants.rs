@@ -1,0 +1,136 @@
+//! Invariants every registered game must keep over many seeded random games: legal actions sorted and
+//! applicable, everything else refused without change, chance weights positive, serialization round trips,
+//! games ending within max_game_length. Generic over the registry.
+
+use meeplex_engine::playout::{random_action, Scratch};
+use meeplex_engine::registry::GAME_IDS;
+use meeplex_engine::{AnyGame, ParamValue, Params, Rng, State, CHANCE};
+
+fn variants(id: &str) -> Vec<AnyGame> {
+    let mut out = Vec::new();
+    for players in 1..=4 {
+        for office in [false, true] {
+            let mut p = Params::new();
+            p.insert("players".into(), ParamValue::Int(players));
+            p.insert("office".into(), ParamValue::Bool(office));
+            p.insert("max_turns".into(), ParamValue::Int(20));
+            if let Ok(g) = AnyGame::new(id, &p) {
+                out.push(g);
+            }
+        }
+    }
+    assert!(!out.is_empty(), "{id}: no variant could be built");
+    out
+}
+
+#[test]
+fn random_games_keep_the_invariants() {
+    for id in GAME_IDS {
+        for game in variants(id) {
+            for seed in 0..12u64 {
+                let mut state = game.new_initial_state();
+                let mut history = Vec::new();
+                let mut rng = Rng::new(seed);
+                let mut scratch = Scratch::default();
+                let mut legal = Vec::new();
+                while let Some(action) = random_action(&state, &mut rng, &mut scratch) {
+                    state.legal_actions(&mut legal);
+                    assert!(
+                        legal.windows(2).all(|w| w[0] < w[1]),
+                        "legal actions not sorted"
+                    );
+                    if state.current_player() == CHANCE {
+                        let mut weights = Vec::new();
+                        state.chance_weights(&mut weights);
+                        assert!(weights.iter().all(|&(_, w)| w > 0));
+                        let ids: Vec<u32> = weights.iter().map(|&(a, _)| a).collect();
+                        assert_eq!(ids, legal);
+                    }
+                    // Every id that is not legal is refused and changes nothing.
+                    let limit =
+                        game.num_distinct_actions().max(game.max_chance_outcomes()) as u32 + 3;
+                    for a in 0..limit {
+                        if legal.binary_search(&a).is_err() {
+                            let before = state.clone();
+                            assert!(state.apply_action(a).is_err(), "{id}: illegal {a} accepted");
+                            assert_eq!(before, state);
+                        }
+                    }
+                    for &a in &legal {
+                        assert!(state.action_to_string(a).is_ok());
+                        assert_eq!(
+                            state
+                                .string_to_action(&state.action_to_string(a).unwrap())
+                                .unwrap(),
+                            a
+                        );
+                    }
+                    let text = state.serialize(&history);
+                    let (back, back_history) = game.deserialize_state(&text).expect("round trip");
+                    assert_eq!(back, state);
+                    assert_eq!(back_history, history);
+                    state.apply_action(action).expect("a legal action applies");
+                    history.push(action);
+                    assert!(history.len() as u64 <= game.max_game_length());
+                }
+                assert!(state.is_terminal());
+                let mut returns = vec![0.0; game.num_players()];
+                state.returns(&mut returns);
+                let sum: f64 = returns.iter().sum();
+                assert!(sum == 0.0 || (sum - 1.0).abs() < 1e-12);
+            }
+        }
+    }
+}
+
+#[test]
+fn garbage_never_panics() {
+    let game = AnyGame::new("flip_city", &Params::new()).unwrap();
+    let good = game.new_initial_state().serialize(&[]);
+    let mut rng = Rng::new(99);
+    for _ in 0..3000 {
+        let mut bytes = good.clone().into_bytes();
+        for _ in 0..1 + rng.below(4) {
+            if bytes.is_empty() {
+                break;
+            }
+            let i = rng.below(bytes.len() as u64) as usize;
+            match rng.below(3) {
+                0 => bytes[i] = b"0123456789[]{}\",:-tfn"[rng.below(21) as usize],
+                1 => {
+                    bytes.remove(i);
+                }
+                _ => bytes.truncate(i),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok((state, _)) = game.deserialize_state(&text) {
+            // Whatever is accepted must be playable to the end without a panic.
+            let mut s = state;
+            let mut scratch = Scratch::default();
+            let mut steps = 0;
+            while let Some(a) = random_action(&s, &mut rng, &mut scratch) {
+                s.apply_action(a).unwrap();
+                steps += 1;
+                assert!(steps <= game.max_game_length());
+            }
+        }
+    }
+}
+
+#[test]
+fn unknown_games_and_parameters_are_refused() {
+    assert!(AnyGame::new("no_such_game", &Params::new()).is_err());
+    for (key, value) in [
+        ("players", ParamValue::Int(0)),
+        ("players", ParamValue::Int(1_000_000)),
+        ("players", ParamValue::Bool(true)),
+        ("office", ParamValue::Int(1)),
+        ("max_turns", ParamValue::Int(-5)),
+        ("colour", ParamValue::Str("red".into())),
+    ] {
+        let mut p = Params::new();
+        p.insert(key.into(), value);
+        assert!(AnyGame::new("flip_city", &p).is_err(), "{key} accepted");
+    }
+}
