@@ -24,6 +24,7 @@ TERMINAL: int = -4
 Game = _core.Game
 State = _core.State
 Rng = _core.Rng
+VectorGame = _core.VectorGame
 
 __version__: str = _core.__version__
 
@@ -61,6 +62,7 @@ __all__ = [
     "InvalidStateError",
     "Rng",
     "State",
+    "VectorGame",
     "game_string",
     "games",
     "make",

@@ -73,6 +73,9 @@ mod tests {
     fn duplicate_keys_are_refused() {
         assert!(super::parse(r#"{"a":1,"a":2}"#).is_err());
         assert!(super::parse(r#"{"a":{"b":1,"b":1}}"#).is_err());
-        assert_eq!(super::parse(r#"{"a":[1,true,"x",null]}"#).unwrap()["a"][1], true);
+        assert_eq!(
+            super::parse(r#"{"a":[1,true,"x",null]}"#).unwrap()["a"][1],
+            true
+        );
     }
 }

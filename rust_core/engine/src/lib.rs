@@ -15,6 +15,8 @@ pub mod params;
 pub mod playout;
 pub mod registry;
 pub mod rng;
+pub mod search;
+pub mod vector;
 
 pub use error::{GameError, Result};
 pub use params::{ParamValue, Params};
@@ -27,6 +29,38 @@ pub type Player = i32;
 pub const CHANCE: Player = -1;
 /// `current_player()` when the game is over.
 pub const TERMINAL: Player = -4;
+
+/// Where a rules generator writes actions: a list, or a search for one action (legality without allocation).
+pub trait ActionSink {
+    fn push(&mut self, action: u32);
+}
+
+impl ActionSink for Vec<u32> {
+    fn push(&mut self, action: u32) {
+        Vec::push(self, action)
+    }
+}
+
+/// An [`ActionSink`] that only records whether `target` was generated.
+pub struct Finder {
+    pub target: u32,
+    pub found: bool,
+}
+
+impl Finder {
+    pub fn new(target: u32) -> Self {
+        Finder {
+            target,
+            found: false,
+        }
+    }
+}
+
+impl ActionSink for Finder {
+    fn push(&mut self, action: u32) {
+        self.found |= action == self.target;
+    }
+}
 
 /// A game with fixed parameters: a factory of states and the bounds of its spaces.
 pub trait Game: Clone + Send + Sync + 'static {
@@ -101,6 +135,12 @@ pub trait State: Clone + Send + Sync + 'static {
     fn resample_from_infostate(&self, player: usize, rng: &mut Rng) -> Self;
     /// A readable multi-line picture of the whole state.
     fn to_text(&self) -> String;
+
+    /// An estimate of `returns()` for a game cut short (search rollouts that stop early). The default is the
+    /// true returns, which are all zero before the end; games with a meaningful measure of progress override it.
+    fn heuristic_value(&self, out: &mut [f64]) {
+        self.returns(out)
+    }
 }
 
 /// A state together with the actions that led to it.

@@ -125,4 +125,7 @@ impl State for AnyState {
     fn to_text(&self) -> String {
         state_dispatch!(self, s => s.to_text())
     }
+    fn heuristic_value(&self, out: &mut [f64]) {
+        state_dispatch!(self, s => s.heuristic_value(out))
+    }
 }

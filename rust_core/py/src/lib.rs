@@ -1,10 +1,12 @@
 //! `meeplex._core`: the pyo3 bindings of meeplex-engine. Only translation lives here: Python values in,
 //! engine calls, Python values out, and engine errors mapped to Python classes in one place (`errors`).
 
+mod agents;
 mod errors;
 mod game;
 mod rng;
 mod state;
+mod vector;
 
 use pyo3::prelude::*;
 
@@ -14,6 +16,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::PyGame>()?;
     m.add_class::<state::PyState>()?;
     m.add_class::<rng::PyRng>()?;
+    m.add_class::<vector::PyVectorGame>()?;
+    m.add_class::<agents::PyRandomAgent>()?;
+    m.add_class::<agents::PyMctsAgent>()?;
     m.add_function(wrap_pyfunction!(game_ids, m)?)?;
     Ok(())
 }

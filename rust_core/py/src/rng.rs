@@ -13,6 +13,11 @@ pub fn seed_from(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     seed.bitand(u64::MAX)?.extract::<u64>()
 }
 
+/// A seed given as an optional keyword: 0 when absent.
+pub fn optional_seed(seed: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+    seed.map_or(Ok(0), seed_from)
+}
+
 /// SplitMix64, bit for bit the same as ``meeplex.oracle.Rng``.
 #[pyclass(name = "Rng", module = "meeplex._core")]
 #[derive(Clone)]

@@ -3,6 +3,7 @@
 
 use crate::errors::{illegal, invalid_state, to_py};
 use crate::rng::PyRng;
+use meeplex_engine::playout::random_playout_recorded;
 use meeplex_engine::{AnyGame, AnyState, State, Tracked, CHANCE};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -11,8 +12,8 @@ use std::sync::Arc;
 
 #[pyclass(name = "State", module = "meeplex._core")]
 pub struct PyState {
-    game: Arc<AnyGame>,
-    inner: Tracked<AnyState>,
+    pub(crate) game: Arc<AnyGame>,
+    pub(crate) inner: Tracked<AnyState>,
     actions: Vec<u32>,
     weights: Vec<(u32, u64)>,
 }
@@ -260,6 +261,17 @@ impl PyState {
                 history: self.inner.history.clone(),
             },
         ))
+    }
+
+    /// Play to the end in place with the shared PRNG's random steps (in Rust, without the GIL).
+    fn rollout(&mut self, py: Python<'_>, rng: &mut PyRng) {
+        let limit = self.game.max_game_length();
+        let inner = &mut self.inner;
+        let rng = &mut rng.inner;
+        py.detach(|| {
+            let remaining = limit.saturating_sub(inner.history.len() as u64);
+            random_playout_recorded(&mut inner.state, rng, &mut inner.history, remaining)
+        });
     }
 
     fn __str__(&self) -> String {

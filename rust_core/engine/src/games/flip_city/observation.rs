@@ -13,32 +13,37 @@ pub fn len(players: usize) -> usize {
 /// Everything in Flip City is public, so every seat's tensor is the same facts rotated to its point of view.
 pub fn write(s: &FlipCityState, player: usize, out: &mut [f32]) {
     let n = s.players();
-    out.iter_mut().for_each(|x| *x = 0.0);
     if out.len() < len(n) || player >= n {
+        out.iter_mut().for_each(|x| *x = 0.0);
         return;
     }
+    let out = &mut out[..len(n)];
+    out.fill(0.0);
     let mut at = 0;
-    let mut put = |values: &mut dyn Iterator<Item = f32>| {
-        for v in values {
-            out[at] = v;
-            at += 1;
-        }
-    };
     for k in 0..n {
         let seat = &s.seats[(player + k) % n];
-        let mut deck = seat.unknown;
-        for f in seat.known.top_first() {
-            deck[f] += 1;
+        let block = &mut out[at..at + 3 * F];
+        for f in 0..F {
+            block[f] = seat.unknown[f] as f32;
+            block[2 * F + f] = seat.discard[f] as f32;
         }
-        put(&mut deck.iter().map(|&c| c as f32));
-        let top = seat.known.top();
-        put(&mut (0..F).map(|f| (top == Some(f)) as u8 as f32));
-        put(&mut seat.discard.iter().map(|&c| c as f32));
+        for f in seat.known.top_first() {
+            block[f] += 1.0;
+        }
+        if let Some(top) = seat.known.top() {
+            block[F + top] = 1.0;
+        }
+        at += 3 * F;
     }
-    put(&mut s.supply.iter().map(|&c| c as f32));
-    put(&mut s.play_area.iter().map(|&c| c as f32));
-    let over = s.phase == Phase::Over;
-    put(&mut (0..n).map(|k| (!over && (player + k) % n == s.current) as u8 as f32));
+    for f in 0..F {
+        out[at + f] = s.supply[f] as f32;
+        out[at + F + f] = s.play_area[f] as f32;
+    }
+    at += 2 * F;
+    if s.phase != Phase::Over {
+        out[at + (s.current + n - player) % n] = 1.0;
+    }
+    at += n;
     let scalars = [
         s.cash as f32,
         s.points as f32,
@@ -51,18 +56,26 @@ pub fn write(s: &FlipCityState, player: usize, out: &mut [f32]) {
         s.discount as u8 as f32,
         s.turn as f32,
     ];
-    put(&mut scalars.into_iter());
-    put(&mut [Phase::Play, Phase::Build, Phase::Over]
-        .iter()
-        .map(|&p| (s.phase == p) as u8 as f32));
-    let pendings = [
-        Pending::Shuffle,
-        Pending::GiveApartment,
-        Pending::GiveResidential,
-        Pending::Remove,
-        Pending::Bottom,
-    ];
-    put(&mut pendings.iter().map(|&p| (s.pending == p) as u8 as f32));
+    out[at..at + 10].copy_from_slice(&scalars);
+    at += 10;
+    let phase = match s.phase {
+        Phase::Play => 0,
+        Phase::Build => 1,
+        Phase::Over => 2,
+    };
+    out[at + phase] = 1.0;
+    at += 3;
+    let pending = match s.pending {
+        Pending::None => None,
+        Pending::Shuffle => Some(0),
+        Pending::GiveApartment => Some(1),
+        Pending::GiveResidential => Some(2),
+        Pending::Remove => Some(3),
+        Pending::Bottom => Some(4),
+    };
+    if let Some(i) = pending {
+        out[at + i] = 1.0;
+    }
 }
 
 fn counts_text(counts: &[u8; F]) -> String {

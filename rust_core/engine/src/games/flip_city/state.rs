@@ -3,7 +3,7 @@
 use super::cards::*;
 use super::notation::*;
 use super::Rules;
-use crate::{Player, Rng, State, CHANCE, TERMINAL};
+use crate::{ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
 
 /// Room for every card of the game in one deck's known part, so no legal sequence can overflow it.
 pub const KNOWN_CAPACITY: usize = 96;
@@ -206,7 +206,7 @@ impl FlipCityState {
         self.forced || seat.known.top() == Some(RESIDENTIAL_AREA)
     }
 
-    fn push_recycles(&self, out: &mut Vec<u32>) {
+    fn push_recycles(&self, out: &mut impl ActionSink) {
         let seat = &self.seats[self.current];
         for f in (1..NUM_FACES).step_by(2) {
             if seat.discard[f] > 0 && self.rules.recycle(f) != Recycle::None {
@@ -215,14 +215,14 @@ impl FlipCityState {
         }
     }
 
-    fn push_shuffles(&self, out: &mut Vec<u32>) {
+    fn push_shuffles(&self, out: &mut impl ActionSink) {
         let offices = self.seats[self.current].discard[OFFICE].min(10) as u32;
         for k in 0..=offices {
             out.push(SHUFFLE + k);
         }
     }
 
-    fn push_targets(&self, out: &mut Vec<u32>) {
+    fn push_targets(&self, out: &mut impl ActionSink) {
         for t in 0..self.players() {
             if t != self.current {
                 out.push(TARGET + t as u32);
@@ -230,7 +230,7 @@ impl FlipCityState {
         }
     }
 
-    fn legal_decisions(&self, out: &mut Vec<u32>) {
+    fn legal_decisions(&self, out: &mut impl ActionSink) {
         let seat = &self.seats[self.current];
         match (self.phase, self.pending) {
             (_, Pending::Shuffle) => self.push_shuffles(out),
@@ -405,6 +405,7 @@ impl FlipCityState {
     }
 
     fn stop(&mut self) {
+        self.forced = false;
         self.phase = Phase::Build;
         self.main = true;
         self.extra_buys = self.play_area[CENTRAL_PARK] as u32;
@@ -572,9 +573,9 @@ impl State for FlipCityState {
         if self.phase == Phase::Over || action >= NUM_ACTIONS {
             return false;
         }
-        let mut buf = Vec::with_capacity(32);
-        self.legal_decisions(&mut buf);
-        buf.contains(&action)
+        let mut finder = Finder::new(action);
+        self.legal_decisions(&mut finder);
+        finder.found
     }
 
     fn apply_unchecked(&mut self, action: u32) {
@@ -634,5 +635,37 @@ impl State for FlipCityState {
 
     fn to_text(&self) -> String {
         super::observation::text(self, None)
+    }
+
+    /// For a game cut short: each seat's share of the points printed on the cards it owns (a city's capacity
+    /// to provide the 8 points that win), so that search prefers building toward a win over drifting.
+    fn heuristic_value(&self, out: &mut [f64]) {
+        if self.phase == Phase::Over {
+            return self.returns(out);
+        }
+        let mut potential = [0f64; super::MAX_PLAYERS];
+        for (s, seat) in self.seats[..self.players()].iter().enumerate() {
+            let mut owned = seat.unknown;
+            for f in 0..NUM_FACES {
+                owned[f] += seat.discard[f];
+            }
+            for f in seat.known.top_first() {
+                owned[f] += 1;
+            }
+            if s == self.current {
+                for f in 0..NUM_FACES {
+                    owned[f] += self.play_area[f];
+                }
+            }
+            potential[s] = (0..NUM_FACES)
+                .map(|f| owned[f] as f64 * FACES[f].points as f64)
+                .sum();
+        }
+        // A share of the table's points, but never of fewer than 16 (two winning turns' worth), so that a solo
+        // city is measured too; half weight, because a promising city is not yet a won game.
+        let total: f64 = potential.iter().sum::<f64>().max(16.0);
+        for (o, p) in out.iter_mut().zip(potential) {
+            *o = 0.5 * p / total;
+        }
     }
 }

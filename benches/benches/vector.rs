@@ -1,0 +1,42 @@
+//! VectorCore throughput: one `step` of n games plus writing observations and masks, as `VectorGame.step` does.
+//! Run: `cargo bench -p meeplex-benches --bench vector`.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use meeplex_engine::registry::GAME_IDS;
+use meeplex_engine::vector::{AutoReset, VectorCore};
+use meeplex_engine::{AnyGame, Params};
+use std::hint::black_box;
+
+fn vector(c: &mut Criterion) {
+    for id in GAME_IDS {
+        let game = AnyGame::new(id, &Params::new()).expect("default parameters");
+        for n in [1usize, 64, 1024] {
+            let mut core = VectorCore::new(game.clone(), n, 1, AutoReset::NextStep);
+            let (obs_len, acts, players) = (game.observation_len(), game.num_distinct_actions(), game.num_players());
+            let mut obs = vec![0f32; n * obs_len];
+            let mut masks = vec![0i8; n * acts];
+            let mut rewards = vec![0f32; n * players];
+            let mut done = vec![false; n];
+            let mut actions = vec![0i64; n];
+            let mut group = c.benchmark_group(format!("{id}/vector"));
+            group.throughput(Throughput::Elements(n as u64));
+            group.bench_function(format!("{n}"), |b| {
+                b.iter(|| {
+                    // The first legal action of each game: a fixed, cheap policy, so the engine is what is timed.
+                    for i in 0..n {
+                        let row = &masks[i * acts..(i + 1) * acts];
+                        actions[i] = row.iter().position(|&m| m == 1).unwrap_or(0) as i64;
+                    }
+                    core.step(&actions, &mut rewards, &mut done);
+                    core.write_observations(&mut obs);
+                    core.write_masks(&mut masks);
+                    black_box(&obs);
+                })
+            });
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(benches, vector);
+criterion_main!(benches);

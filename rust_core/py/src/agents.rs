@@ -1,0 +1,91 @@
+//! Agents whose loops run in Rust: ``agent.step(state) -> action``, the search without the GIL.
+
+use crate::errors::{illegal, invalid_state};
+use crate::rng::optional_seed;
+use crate::state::PyState;
+use meeplex_engine::playout::{random_action, Scratch};
+use meeplex_engine::search::{Mcts, MctsConfig};
+use meeplex_engine::{Rng, State};
+use pyo3::prelude::*;
+
+/// Uniform over the legal actions, drawn with the shared PRNG (``legal[rng.below(len)]``).
+#[pyclass(name = "RandomAgent", module = "meeplex._core")]
+pub struct PyRandomAgent {
+    rng: Rng,
+    scratch: Scratch,
+}
+
+#[pymethods]
+impl PyRandomAgent {
+    #[new]
+    #[pyo3(signature = (seed=None))]
+    fn new(seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        Ok(PyRandomAgent {
+            rng: Rng::new(optional_seed(seed)?),
+            scratch: Scratch::default(),
+        })
+    }
+
+    fn step(&mut self, state: &PyState) -> PyResult<u32> {
+        if state.inner.state.current_player() < 0 {
+            return Err(illegal("an agent moves only at a seat's decision"));
+        }
+        random_action(&state.inner.state, &mut self.rng, &mut self.scratch)
+            .ok_or_else(|| illegal("no legal action"))
+    }
+}
+
+/// UCT Monte Carlo tree search (``information_sets=True``: single-observer ISMCTS, each iteration on a state
+/// drawn by ``resample_from_infostate``). Chance nodes are sampled by their exact weights; rollouts are random
+/// and stop after ``max_rollout_steps``, where the game's heuristic value stands in for the returns.
+#[pyclass(name = "MctsAgent", module = "meeplex._core")]
+pub struct PyMctsAgent {
+    search: Mcts,
+    rng: Rng,
+}
+
+#[pymethods]
+impl PyMctsAgent {
+    #[new]
+    #[pyo3(signature = (simulations=1000, uct_c=1.4, max_rollout_steps=100, seed=None, information_sets=false))]
+    fn new(
+        simulations: u32,
+        uct_c: f64,
+        max_rollout_steps: u32,
+        seed: Option<&Bound<'_, PyAny>>,
+        information_sets: bool,
+    ) -> PyResult<Self> {
+        if simulations == 0 || simulations > 10_000_000 {
+            return Err(invalid_state("simulations must be in 1..=10000000"));
+        }
+        if !uct_c.is_finite() || uct_c < 0.0 {
+            return Err(invalid_state("uct_c must be a finite number >= 0"));
+        }
+        let config = MctsConfig {
+            simulations,
+            uct_c,
+            max_rollout_steps,
+            information_sets,
+        };
+        Ok(PyMctsAgent {
+            search: Mcts::new(config),
+            rng: Rng::new(optional_seed(seed)?),
+        })
+    }
+
+    fn step(&mut self, py: Python<'_>, state: &PyState) -> PyResult<u32> {
+        if state.inner.state.current_player() < 0 {
+            return Err(illegal("an agent moves only at a seat's decision"));
+        }
+        let root = state.inner.state.clone();
+        let players = state.game.num_players();
+        let (search, rng) = (&mut self.search, &mut self.rng);
+        py.detach(|| search.choose(&root, players, rng))
+            .ok_or_else(|| invalid_state("no legal action"))
+    }
+
+    #[getter]
+    fn simulations(&self) -> u32 {
+        self.search.config.simulations
+    }
+}
