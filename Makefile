@@ -20,7 +20,7 @@ $(STAMP): $(BIN)/python $(SOURCES)
 install: $(STAMP)
 
 run: install
-	$(BIN)/meeplex arena flip_city --agents random,random --games 200 --seed 1
+	$(BIN)/meeplex arena flip_city --agents mcts,random --games 20 --seed 1 --jobs 2
 
 lint: install
 	cargo fmt --all --check
@@ -33,8 +33,10 @@ test: lint
 	$(BIN)/python -m pytest -q
 
 bench: install
-	cargo bench -p meeplex-benches --bench playouts
+	$(BIN)/pip install --quiet "pettingzoo[classic]>=1.25,<2" "open_spiel>=2,<3"
+	cargo bench -p meeplex-benches
 	$(BIN)/python benches/bench_python.py
+	$(BIN)/python benches/bench_anchors.py
 
 fuzz: install
 	HYPOTHESIS_PROFILE=long $(BIN)/meeplex fuzz all --minutes 10

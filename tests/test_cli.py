@@ -1,26 +1,52 @@
-"""The ``meeplex`` command and the random agent: run ``main([...])`` as a user would and check the output."""
+"""The ``meeplex`` command and the agent registry: run ``main([...])`` as a user would and check the output.
+
+``test_cli_play.py``, ``test_cli_arena.py`` and ``test_cli_replay.py`` cover those subcommands.
+"""
 
 from __future__ import annotations
 
-import json
+import importlib.util
+import inspect
+from pathlib import Path
 
 import pytest
 
 import meeplex
-from meeplex import cli
-from meeplex.agents import RandomAgent, agent_names, make_agent, random_legal_action, resolve_chance
+from meeplex import _bench, agents, cli
+from meeplex.agents import (
+    RandomAgent,
+    agent_names,
+    agent_options,
+    make_agent,
+    parse_agent_spec,
+    random_legal_action,
+    resolve_chance,
+    split_agent_list,
+)
+from meeplex.cli import catalog, fuzz
 
 GAME = "flip_city"
-
-
-def _arena(tmp_path, *args: str, name: str = "arena.json") -> dict:
-    out = tmp_path / name
-    assert cli.main(["arena", *args, "--json", str(out)]) == 0
-    return json.loads(out.read_text())
+ROOT = Path(__file__).resolve().parents[1]
+TINY = _bench.Plan(repeats=1, playout_seeds=2, loop_seeds=1, oracle_seeds=1, clones=10)
 
 
 # ---------------------------------------------------------------------------------------------------------
 # agents
+
+
+class _Tunable:
+    """A stand-in for a search agent with options (the MCTS front end will look like this)."""
+
+    def __init__(self, seed: int, sims: int = 100, c: float = 1.4, rollout: str = "random") -> None:
+        self.seed, self.sims, self.c, self.rollout = seed, sims, c, rollout
+
+    def step(self, state):
+        return state.legal_actions()[0]
+
+
+@pytest.fixture
+def tunable(monkeypatch):
+    monkeypatch.setitem(agents._REGISTRY, "tunable", _Tunable)
 
 
 def test_agent_registry():
@@ -28,6 +54,28 @@ def test_agent_registry():
     assert isinstance(make_agent("random", 3), RandomAgent)
     with pytest.raises(ValueError, match="unknown agent"):
         make_agent("no_such_agent", 0)
+    with pytest.raises(ValueError, match="agent 'random' has no option 'sims'"):
+        make_agent("random:sims=3", 0)
+
+
+def test_agent_options_are_typed(tunable):
+    agent = make_agent("tunable:sims=200,c=0.5,rollout=heuristic", 7)
+    assert (agent.seed, agent.sims, agent.c, agent.rollout) == (7, 200, 0.5, "heuristic")
+    assert agent_options("tunable") == {"sims": 100, "c": 1.4, "rollout": "random"}
+    assert parse_agent_spec("tunable : sims = 2 , flag=TRUE") == ("tunable", {"sims": 2, "flag": True})
+    for bad in ("tunable:sims", "tunable:sims=", "Bad Name", "tunable:sims=1,sims=2"):
+        with pytest.raises(ValueError):
+            make_agent(bad, 0)
+    with pytest.raises(ValueError, match="no option 'depth'.*sims, c, rollout"):
+        make_agent("tunable:depth=3", 0)
+
+
+def test_agent_lists_keep_options_together():
+    assert split_agent_list("mcts:sims=200,c=1.4,random") == ["mcts:sims=200,c=1.4", "random"]
+    assert split_agent_list("random, mcts:sims=5") == ["random", "mcts:sims=5"]
+    assert split_agent_list("random,random") == ["random", "random"]
+    with pytest.raises(ValueError, match="empty agent"):
+        split_agent_list("random,,random")
 
 
 @pytest.mark.parametrize("name", meeplex.games())
@@ -54,62 +102,77 @@ def test_random_agent_draws_from_the_shared_rng():
             assert agent.step(state) == legal[rng.below(len(legal))]
 
 
-def test_seating_rotates_fairly():
-    assert cli.seating(0, 3) == [0, 1, 2]
-    assert cli.seating(1, 3) == [1, 2, 0]
-    counts = [[0] * 3 for _ in range(3)]
-    for i in range(6):
-        for seat, agent in enumerate(cli.seating(i, 3)):
-            counts[agent][seat] += 1
-    assert counts == [[2, 2, 2]] * 3
-
-
 # ---------------------------------------------------------------------------------------------------------
 # meeplex list
 
 
-def test_list_shows_games_and_params(capsys):
+def test_list_shows_games_params_meanings_and_agents(capsys):
     assert cli.main(["list"]) == 0
     out = capsys.readouterr().out
     for name in meeplex.games():
         assert name in out
         for key in meeplex.make(name).params:
             assert key in out
+    # Meanings come from docs/rules/<game>.md: check one per documented game, words not wrapping.
+    for name in meeplex.games():
+        doc = catalog.game_doc(name)
+        for key, param in doc.params.items():
+            assert param.meaning.split()[0] in out, (name, key)
+    assert "random" in out and "human" in out
+
+
+def test_list_one_game(capsys):
+    assert cli.main(["list", GAME]) == 0
+    out = capsys.readouterr().out
+    assert "Flip City" in out and "players" in out
+    assert "agents" not in out
+
+
+def test_rules_doc_table_parsing():
+    text = """# Some Game — as implemented
+
+| name | type | default | meaning |
+|---|---|---|---|
+| `players` | int 2..5 | 3 | number of seats |
+| `mode` | str | easy | the `easy` or `hard` rules; a \\| pipe |
+| broken row |
+
+| name | type | default | meaning |
+|---|---|---|---|
+| `later` | int | 1 | a second table, not read |
+"""
+    doc = catalog.parse_game_doc(text)
+    assert doc.title == "Some Game"
+    assert doc.params["players"] == catalog.ParamDoc("int 2..5", "3", "number of seats")
+    assert doc.params["mode"].meaning == "the easy or hard rules; a | pipe"
+    assert "later" not in doc.params
+    assert catalog.parse_game_doc("no title, no table") == catalog.GameDoc(None, {})
+
+
+def test_list_without_rules_docs(monkeypatch, tmp_path, capsys):
+    """An installed wheel has no docs/: the defaults are still listed, with a note instead of meanings."""
+    monkeypatch.setattr(catalog, "rules_dir", lambda: tmp_path)
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    for name in meeplex.games():
+        for key in meeplex.make(name).params:
+            assert key in out
+    assert "meanings unavailable" in out
+
+
+def test_list_named_variants(monkeypatch, capsys):
+    import types
+
+    module = types.ModuleType(f"meeplex.games.{GAME}")
+    module.VARIANTS = {"solo": {"players": 1}, "office": f"{GAME}(office=true)", "junk": 3}
+    monkeypatch.setitem(__import__("sys").modules, f"meeplex.games.{GAME}", module)
+    assert catalog.named_variants(GAME) == {"solo": f"{GAME}(players=1)", "office": f"{GAME}(office=true)"}
+    assert cli.main(["list", GAME]) == 0
+    assert f"solo = {GAME}(players=1)" in capsys.readouterr().out
 
 
 # ---------------------------------------------------------------------------------------------------------
-# meeplex arena
-
-
-def test_arena_numbers_add_up(tmp_path, capsys):
-    result = _arena(tmp_path, GAME, "--agents", "random,random", "--games", "10", "--seed", "1")
-    assert result["games"] == 10
-    assert sum(result["agent_wins"]) + result["no_winner"] == pytest.approx(10)
-    assert sum(result["seat_wins"]) == pytest.approx(sum(result["agent_wins"]))
-    assert result["decisive"] + result["shared"] + result["no_winner"] == 10
-    assert result["total_length"] > 0
-    out = capsys.readouterr().out
-    assert "no winner" in out and "wins by seat" in out and "time per game" in out
-
-
-def test_arena_is_deterministic(tmp_path):
-    args = (GAME, "--agents", "random,random", "--games", "6", "--seed", "7")
-    first = _arena(tmp_path, *args, name="a.json")
-    second = _arena(tmp_path, *args, name="b.json")
-    first.pop("seconds")
-    second.pop("seconds")
-    assert first == second
-
-
-def test_arena_params_anywhere_and_players_from_agents(tmp_path):
-    result = _arena(
-        tmp_path, GAME, "office=true", "--agents", "random,random,random", "--games", "3", "max_turns=5"
-    )
-    game = meeplex.make(result["game"])
-    assert game.params["office"] is True
-    assert game.params["max_turns"] == 5
-    assert game.num_players() == 3
-    assert len(result["agent_wins"]) == 3
+# errors and the version
 
 
 @pytest.mark.parametrize(
@@ -122,8 +185,17 @@ def test_arena_params_anywhere_and_players_from_agents(tmp_path):
         (["arena", GAME, "office"], "key=value"),
         (["arena", GAME, "--agents", "random,no_such_agent"], "unknown agent"),
         (["arena", GAME, "--agents", "random,random", "players=3"], "agents"),
+        (["arena", GAME, "--agents", "random:depth=2,random"], "no option 'depth'"),
+        (["arena", GAME, "--games", "1", "--out", "/no/such/dir/g.jsonl"], "cannot write"),
+        (["list", "no_such_game"], "unknown game"),
+        (["play", "no_such_game"], "unknown game"),
+        (["replay", "/no/such/file.jsonl"], "cannot read"),
+        (["bench", "no_such_game"], "unknown game"),
+        (["bench", GAME, "players=0"], "players"),
         (["fuzz", "no_such_game", "--games", "1"], "unknown game"),
         (["fuzz", "all", "players=2"], "single game"),
+        (["fuzz", "all", "--history", "1,2"], "single game"),
+        (["fuzz", GAME, "--history", "1,x"], "bad --history"),
     ],
 )
 def test_errors_are_one_red_line(capsys, args, message):
@@ -137,7 +209,20 @@ def test_errors_are_one_red_line(capsys, args, message):
 def test_usage_error_exits_2(capsys):
     assert cli.main(["arena"]) == 2
     assert cli.main(["no_such_command"]) == 2
+    assert cli.main(["arena", GAME, "--jobs", "0"]) == 2
+    assert cli.main(["arena", GAME, "--games", "-1"]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_version(capsys):
+    assert cli.main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"meeplex {meeplex.__version__}"
+
+
+def test_debug_shows_the_traceback(monkeypatch):
+    monkeypatch.setenv("MEEPLEX_DEBUG", "1")
+    with pytest.raises(ValueError, match="unknown game"):
+        cli.main(["list", "no_such_game"])
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -178,16 +263,65 @@ def test_fuzz_all_covers_every_game_and_variant(monkeypatch, capsys):
     assert "flip_city(office=true)" in out and "flip_city(players=1)" in out
 
 
-def test_fuzz_reports_a_disagreement(monkeypatch, capsys):
+def test_fuzz_stops_at_the_first_disagreement_and_prints_a_replay(monkeypatch, capsys):
     from meeplex.testing import differential
 
+    calls = []
+
     def fake_compare(game_string, seed):
-        actions = meeplex.play_random(meeplex.make(game_string), seed).history()[:30]
+        calls.append(seed)
+        actions = meeplex.play_random(meeplex.make(game_string), seed).history()[:20]
         return differential.Divergence(game_string, seed, actions, "a planted difference", 1, 2)
 
     monkeypatch.setattr(differential, "compare_random_game", fake_compare)
     monkeypatch.setattr(differential, "shrink", lambda game_string, actions: actions[:5])
-    assert cli.main(["fuzz", GAME, "--games", "10"]) == 1
+    assert cli.main(["fuzz", f"{GAME}(max_turns=3)", "--games", "10", "--seed", "4"]) == 1
+    assert calls == [4]  # the first disagreement ends the run
     out = capsys.readouterr().out
     assert "a planted difference" in out
-    assert "shrunk history (5 of 30 actions)" in out
+    assert "shrunk history (5 of 20 actions)" in out
+    shrunk = meeplex.play_random(meeplex.make(GAME, max_turns=3), 4).history()[:5]
+    command = f"meeplex fuzz 'flip_city(max_turns=3)' --history {','.join(map(str, shrunk))}"
+    assert command in out
+    # The printed command runs (here on the real engines, which agree on that history).
+    monkeypatch.undo()
+    assert cli.main(command.split()[1:2] + ["flip_city(max_turns=3)", "--history", command.split()[-1]]) == 0
+    assert "the engines agree" in capsys.readouterr().out
+
+
+def test_fuzz_history_reports_a_divergence(monkeypatch, capsys):
+    from meeplex.testing import differential
+
+    planted = differential.Divergence(GAME, None, [2], "a planted difference", 1, 2)
+    monkeypatch.setattr(differential, "replay_and_compare", lambda game, actions: planted)
+    assert cli.main(["fuzz", GAME, "--history", "2"]) == 1
+    assert "a planted difference" in capsys.readouterr().out
+
+
+def test_replay_command_quotes_for_the_shell():
+    assert fuzz.replay_command("g(a=1)", [3, 4]) == "meeplex fuzz 'g(a=1)' --history 3,4"
+    assert fuzz.replay_command("g", []) == "meeplex fuzz g --history ''"
+    assert fuzz.parse_history("") == [] and fuzz.parse_history("3, 4,5") == [3, 4, 5]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# meeplex bench and benches/bench_python.py
+
+
+def test_bench_one_game(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(_bench, "QUICK", TINY)
+    out = tmp_path / "bench.json"
+    assert cli.main(["bench", GAME, "max_turns=5", "--quick", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "flip_city(max_turns=5)" in text and "playout" in text and "yes" in text
+    assert '"same_games": true' in out.read_text()
+
+
+def test_bench_script_is_a_thin_caller(monkeypatch, capsys):
+    spec = importlib.util.spec_from_file_location("bench_python", ROOT / "benches" / "bench_python.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert "def bench_game" not in inspect.getsource(script)  # the measuring lives in meeplex._bench
+    monkeypatch.setattr(script, "QUICK", TINY)
+    assert script.main(["--quick", "--game", GAME]) == 0
+    assert GAME in capsys.readouterr().out

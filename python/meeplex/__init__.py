@@ -12,7 +12,7 @@ pure-Python reference implementations of the same games, with the same API.
 
 from __future__ import annotations
 
-from . import _core
+from . import _core, games
 from ._params import game_string, merge_params, parse_game_string
 from .errors import GameError, IllegalActionError, InvalidNotationError, InvalidStateError
 
@@ -27,11 +27,6 @@ Rng = _core.Rng
 VectorGame = _core.VectorGame
 
 __version__: str = _core.__version__
-
-
-def games() -> list[str]:
-    """The ids of every registered game, sorted."""
-    return sorted(_core.game_ids())
 
 
 def make(name: str, **params: object) -> Game:

@@ -10,6 +10,16 @@ pub enum ParamValue {
     Str(String),
 }
 
+impl std::fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamValue::Int(i) => write!(f, "{i}"),
+            ParamValue::Bool(b) => write!(f, "{b}"),
+            ParamValue::Str(s) => write!(f, "{s:?}"),
+        }
+    }
+}
+
 impl ParamValue {
     pub fn to_json(&self) -> serde_json::Value {
         match self {
@@ -72,12 +82,12 @@ pub fn normalise(game: &str, schema: &[ParamSpec], given: &Params) -> Result<Par
             (ParamSpec::Bool { .. }, Some(ParamValue::Bool(b))) => ParamValue::Bool(*b),
             (ParamSpec::Int { name, .. }, Some(other)) => {
                 return invalid(format!(
-                    "{game}: parameter {name} must be an int, not {other:?}"
+                    "{game}: parameter {name} must be an int, not {other}"
                 ))
             }
             (ParamSpec::Bool { name, .. }, Some(other)) => {
                 return invalid(format!(
-                    "{game}: parameter {name} must be a bool, not {other:?}"
+                    "{game}: parameter {name} must be a bool, not {other}"
                 ))
             }
         };

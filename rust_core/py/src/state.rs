@@ -7,7 +7,7 @@ use meeplex_engine::playout::random_playout_recorded;
 use meeplex_engine::{AnyGame, AnyState, State, Tracked, CHANCE};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt};
+use pyo3::types::{PyBool, PyInt, PyList};
 use std::sync::Arc;
 
 #[pyclass(name = "State", module = "meeplex._core")]
@@ -34,6 +34,12 @@ impl PyState {
 
     /// An action id from any Python object: only a true int in range is one (a bool is not).
     fn action_from(&self, action: &Bound<'_, PyAny>) -> PyResult<u32> {
+        // The hot path: an exact int that fits.
+        if action.is_exact_instance_of::<PyInt>() {
+            if let Ok(a) = action.extract::<u32>() {
+                return Ok(a);
+            }
+        }
         if action.is_instance_of::<PyBool>() || !action.is_instance_of::<PyInt>() {
             let type_name = action.get_type().name()?;
             return Err(illegal(format!("an action is an int, not {type_name}")));
@@ -101,9 +107,9 @@ impl PyState {
     }
 
     /// The legal actions, sorted; at a chance node, the possible outcomes.
-    fn legal_actions(&mut self) -> Vec<u32> {
+    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         self.inner.state.legal_actions(&mut self.actions);
-        self.actions.clone()
+        PyList::new(py, &self.actions)
     }
 
     /// int8 mask of length num_distinct_actions (max_chance_outcomes at a chance node), or written into `out`.

@@ -1,0 +1,204 @@
+"""Python-side speed of a game: the measuring code of ``benches/bench_python.py`` and ``meeplex bench``.
+
+For one game (a game id or a game string):
+  - Rust playout ns/step: ``meeplex.play_random`` (the whole loop in Rust) over many seeds, divided by the
+    total history length (chance steps included);
+  - Python per-call µs/step: the same random games driven from Python, one ``legal_actions`` /
+    ``chance_weights`` + ``apply_action`` call per step on the Rust state (what a Python agent pays);
+  - oracle µs/step: ``meeplex.oracle.play_random``, the pure-Python reference (absent if the oracle does not
+    have the game yet);
+  - clone ns: ``state.clone()`` on a mid-game state (the Python call included);
+  - ratios per-call/playout and oracle/playout.
+Every figure is the median of repeated runs. All the loops play the same seeded games (DESIGN's random step),
+which is checked, so the per-step figures are comparable. Benchmarks measure; nothing here asserts on time.
+"""
+
+from __future__ import annotations
+
+import platform
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rich.table import Table
+
+import meeplex
+from meeplex._params import parse_game_string
+from meeplex.agents import random_legal_action, resolve_chance
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much work one repeat does; --quick shrinks it to a smoke run."""
+
+    repeats: int
+    playout_seeds: int
+    loop_seeds: int
+    oracle_seeds: int
+    clones: int
+
+
+FULL = Plan(repeats=7, playout_seeds=1000, loop_seeds=50, oracle_seeds=10, clones=100_000)
+QUICK = Plan(repeats=3, playout_seeds=50, loop_seeds=5, oracle_seeds=2, clones=5_000)
+
+
+@dataclass
+class Row:
+    game: str
+    mean_steps: float
+    playout_ns_per_step: float
+    per_call_us_per_step: float
+    oracle_us_per_step: float | None
+    clone_ns: float
+    per_call_over_playout: float
+    oracle_over_playout: float | None
+    same_games: bool
+
+
+def median_ns(fn: Callable[[], object], repeats: int) -> float:
+    """The median wall time of ``fn()`` in ns; one untimed call first warms caches and lazy imports."""
+    fn()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter_ns()
+        fn()
+        times.append(time.perf_counter_ns() - start)
+    return statistics.median(times)
+
+
+def python_loop(game: meeplex.Game, seed: int) -> meeplex.State:
+    """DESIGN's random step from Python, one engine call at a time: what a Python agent's loop costs."""
+    rng = meeplex.Rng(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        step = resolve_chance if state.is_chance_node() else random_legal_action
+        state.apply_action(step(state, rng))
+    return state
+
+
+def mid_game_state(game: meeplex.Game) -> meeplex.State:
+    """The state halfway through random game 0: a typical position for a search agent to clone."""
+    history = meeplex.play_random(game, 0).history()
+    state = game.new_initial_state()
+    for action in history[: len(history) // 2]:
+        state.apply_action(action)
+    return state
+
+
+def oracle_game(text: str) -> Any | None:
+    """The oracle's twin of the game, or None while the oracle does not have it."""
+    import meeplex.oracle
+
+    name = parse_game_string(text)[0]
+    if name not in meeplex.oracle.games():
+        return None
+    return meeplex.oracle.make(text)
+
+
+def same_games(game: meeplex.Game, oracle: Any | None, seed: int) -> bool:
+    """The loops must play the same game, or their per-step times would not compare."""
+    import meeplex.oracle
+
+    rust = meeplex.play_random(game, seed).history()
+    if rust != python_loop(game, seed).history():
+        return False
+    return oracle is None or rust == meeplex.oracle.play_random(oracle, seed).history()
+
+
+def bench_game(text: str, plan: Plan) -> Row:
+    """The benchmark row of one game: a game id (default parameters) or a full game string."""
+    import meeplex.oracle
+
+    game = meeplex.make(text)
+    oracle = oracle_game(text)
+    # The loops play the same games (checked below), so the fast Rust playout counts the steps for all.
+    most = max(plan.playout_seeds, plan.loop_seeds, plan.oracle_seeds)
+    lengths = [len(meeplex.play_random(game, seed).history()) for seed in range(most)]
+
+    def per_step(play: Callable[[int], object], seeds: range, scale: float) -> float:
+        ns = median_ns(lambda: [play(seed) for seed in seeds], plan.repeats)
+        return ns / sum(lengths[: len(seeds)]) / scale
+
+    playout = per_step(lambda s: meeplex.play_random(game, s), range(plan.playout_seeds), 1.0)
+    per_call = per_step(lambda s: python_loop(game, s), range(plan.loop_seeds), 1000.0)
+    oracle_us = None
+    if oracle is not None:
+        oracle_us = per_step(
+            lambda s: meeplex.oracle.play_random(oracle, s), range(plan.oracle_seeds), 1000.0
+        )
+
+    state = mid_game_state(game)
+    clones = range(plan.clones)
+    clone_ns = median_ns(lambda: [state.clone() for _ in clones], plan.repeats) / plan.clones
+
+    return Row(
+        game=text,
+        mean_steps=sum(lengths[: plan.playout_seeds]) / plan.playout_seeds,
+        playout_ns_per_step=playout,
+        per_call_us_per_step=per_call,
+        oracle_us_per_step=oracle_us,
+        clone_ns=clone_ns,
+        per_call_over_playout=per_call * 1000.0 / playout,
+        oracle_over_playout=None if oracle_us is None else oracle_us * 1000.0 / playout,
+        same_games=same_games(game, oracle, 1),
+    )
+
+
+def table(rows: Sequence[Row], plan: Plan) -> Table:
+    out = Table(
+        title=f"meeplex Python benchmark: medians of {plan.repeats} repeats",
+        title_justify="left",
+        caption=(
+            f"playout: {plan.playout_seeds} seeds, per-call: {plan.loop_seeds}, oracle: {plan.oracle_seeds}; "
+            f"clone: {plan.clones} calls on a mid-game state. A step is any action, chance included."
+        ),
+        caption_justify="left",
+    )
+    out.add_column("game", no_wrap=True)
+    for column in ("steps/game", "playout\nns/step", "per-call\nµs/step", "oracle\nµs/step", "clone\nns"):
+        out.add_column(column, justify="right")
+    out.add_column("per-call /\nplayout", justify="right", style="cyan")
+    out.add_column("oracle /\nplayout", justify="right", style="cyan")
+    out.add_column("same\ngames", justify="center")
+    for r in rows:
+        out.add_row(
+            r.game,
+            f"{r.mean_steps:.0f}",
+            f"{r.playout_ns_per_step:.0f}",
+            f"{r.per_call_us_per_step:.2f}",
+            "-" if r.oracle_us_per_step is None else f"{r.oracle_us_per_step:.1f}",
+            f"{r.clone_ns:.0f}",
+            f"{r.per_call_over_playout:.1f}x",
+            "-" if r.oracle_over_playout is None else f"{r.oracle_over_playout:.0f}x",
+            "[green]yes[/]" if r.same_games else "[bold red]NO[/]",
+        )
+    return out
+
+
+def report(rows: Sequence[Row], plan: Plan) -> dict[str, Any]:
+    """The figures as JSON, with what a reader needs to compare two runs."""
+    meta = {
+        "statistic": "median",
+        "plan": asdict(plan),
+        "meeplex": meeplex.__version__,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+    return {"meta": meta, "games": [asdict(r) for r in rows]}
+
+
+__all__ = [
+    "FULL",
+    "QUICK",
+    "Plan",
+    "Row",
+    "bench_game",
+    "median_ns",
+    "mid_game_state",
+    "python_loop",
+    "report",
+    "same_games",
+    "table",
+]

@@ -1,0 +1,228 @@
+"""``meeplex fuzz``: the Rust core against the oracle, in lockstep, over many seeded random games.
+
+It stops at the first disagreement, shrinks its history to the shortest one that still disagrees, and prints
+a ``meeplex fuzz GAME --history ...`` command that replays exactly that history on both engines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+import meeplex
+from meeplex._params import game_string
+
+from .common import MASK64, PLAYER_PROBE, probe, progress_bar, requested_params
+
+# Small values tried for every int parameter but players: the extreme, short or degenerate games find bugs.
+_INT_PROBE = (0, 1)
+
+
+def variants(name: str) -> list[str]:
+    """Game strings covering one game generically: its defaults, each boolean flipped, every accepted player
+    count, and small values (0, 1) of the other int parameters, keeping those the game accepts."""
+    defaults = meeplex.make(name).params
+    candidates: list[dict[str, Any]] = [{}]
+    for key in sorted(defaults):
+        value = defaults[key]
+        if isinstance(value, bool):
+            candidates.append({key: not value})
+        elif isinstance(value, int):
+            values = PLAYER_PROBE if key == "players" else _INT_PROBE
+            candidates += [{key: v} for v in values if v != value]
+    found: list[str] = []
+    for overrides in candidates:
+        text = game_string(name, overrides)
+        if probe(name, **overrides) is not None and text not in found:
+            found.append(text)
+    return found
+
+
+def _fuzz_targets(args: argparse.Namespace) -> list[str]:
+    if args.game == "all":
+        if args.params:
+            raise ValueError("parameters need a single game, not 'all'")
+        return [text for name in meeplex.games() for text in variants(name)]
+    name, params = requested_params(args.game, args.params)
+    meeplex.make(name, **params)  # reject bad parameters now, with the game's own message
+    return [game_string(name, params)]
+
+
+@dataclass
+class FuzzStats:
+    games: int = 0
+    steps: int = 0
+    disagreements: int = 0
+
+
+class _Budget:
+    """How long the fuzz runs: a number of games, or minutes of wall time."""
+
+    def __init__(self, games: int | None, minutes: float | None) -> None:
+        self.games = games
+        self.seconds = None if minutes is None else 60.0 * minutes
+        self.start = time.monotonic()
+
+    @property
+    def total(self) -> float:
+        return float(self.games) if self.seconds is None else self.seconds
+
+    def done(self, played: int) -> float:
+        return float(played) if self.seconds is None else min(self.elapsed(), self.seconds)
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def more(self, played: int) -> bool:
+        return played < self.games if self.seconds is None else self.elapsed() < self.seconds
+
+
+def _fuzz_runs(targets: list[str], seed: int, budget: _Budget) -> Iterator[tuple[int, str, int]]:
+    """(game number, game string, seed): variants in turn, seeds counting up from ``seed``."""
+    index = 0
+    while budget.more(index):
+        yield index, targets[index % len(targets)], (seed + index) & MASK64
+        index += 1
+
+
+def _steps_of(target: str, seed: int, cache: dict[str, meeplex.Game]) -> int:
+    """Steps in the random game that ``compare_random_game(target, seed)`` drove in lockstep: the shared
+    random game of that seed, replayed by the Rust core (cheap next to the oracle)."""
+    game = cache.get(target)
+    if game is None:
+        game = cache[target] = meeplex.make(target)
+    return len(meeplex.play_random(game, seed).history())
+
+
+def _notation(target: str, actions: Sequence[int]) -> list[str]:
+    """The actions in canonical notation, replayed on the oracle (the reference); ids where it fails."""
+    try:
+        import meeplex.oracle
+
+        state = meeplex.oracle.make(target).new_initial_state()
+    except Exception:  # the listing is a courtesy: never let it hide the failure being reported
+        return [str(a) for a in actions]
+    texts = []
+    for action in actions:
+        try:
+            texts.append(f"{action}:{state.action_to_string(action)}")
+            state.apply_action(action)
+        except Exception:
+            texts.append(str(action))
+    return texts
+
+
+def replay_command(target: str, actions: Sequence[int]) -> str:
+    """The shell command that compares the engines on exactly this history."""
+    history = ",".join(map(str, actions)) if actions else "''"
+    return f"meeplex fuzz {shlex.quote(target)} --history {history}"
+
+
+def _report_disagreement(console: Console, target: str, seed: int, divergence: Any) -> None:
+    from meeplex.testing.differential import shrink
+
+    # soft_wrap everywhere: histories and replay commands must stay copy-pasteable, not cut at 80 columns.
+    console.print(f"[bold red]disagreement[/] in {escape(target)}, seed {seed}:", soft_wrap=True)
+    console.print(escape(str(divergence)), highlight=False, soft_wrap=True)
+    actions = list(getattr(divergence, "actions", None) or [])
+    shrunk = list(shrink(target, actions)) if actions else []
+    console.print(f"[bold]shrunk history[/] ({len(shrunk)} of {len(actions)} actions):", soft_wrap=True)
+    console.print(escape(repr(shrunk)), highlight=False, soft_wrap=True)
+    if shrunk:
+        console.print(escape(", ".join(_notation(target, shrunk))), highlight=False, soft_wrap=True)
+    console.print("replay: " + escape(replay_command(target, shrunk)), highlight=False, soft_wrap=True)
+
+
+def _report_crash(console: Console, target: str, seed: int, exc: BaseException) -> None:
+    console.print(f"[bold red]crash[/] comparing {escape(target)}, seed {seed}:", soft_wrap=True)
+    console.print(escape(f"{type(exc).__name__}: {exc}"), highlight=False, soft_wrap=True)
+
+
+def _fuzz_table(stats: dict[str, FuzzStats], seconds: float) -> Table:
+    table = Table(title=f"fuzz: Rust core vs oracle ({seconds:.1f} s)", title_justify="left")
+    table.add_column("game", no_wrap=True)
+    for column in ("games\ncompared", "steps\ncompared", "disagreements"):
+        table.add_column(column, justify="right", no_wrap=True)
+    total = FuzzStats()
+    for target, s in stats.items():
+        table.add_row(escape(target), str(s.games), str(s.steps), str(s.disagreements))
+        total.games += s.games
+        total.steps += s.steps
+        total.disagreements += s.disagreements
+    table.add_section()
+    style = "bold red" if total.disagreements else "bold green"
+    table.add_row("total", str(total.games), str(total.steps), str(total.disagreements), style=style)
+    return table
+
+
+def parse_history(text: str) -> list[int]:
+    """``--history 3,0,12`` (spaces allowed; empty for the initial state) as action ids."""
+    try:
+        return [int(part) for part in text.replace(" ", ",").split(",") if part.strip()]
+    except ValueError:
+        raise ValueError(f"bad --history {text!r}: expected comma-separated action ids") from None
+
+
+def _replay_history(args: argparse.Namespace, console: Console) -> int:
+    """``fuzz GAME --history ...``: compare the engines on one given history."""
+    from meeplex.testing.differential import replay_and_compare
+
+    if args.game == "all":
+        raise ValueError("--history needs a single game, not 'all'")
+    (target,) = _fuzz_targets(args)
+    actions = parse_history(args.history)
+    divergence = replay_and_compare(target, actions)
+    if divergence is None:
+        console.print(f"[green]the engines agree[/] on {escape(target)} over these {len(actions)} actions")
+        return 0
+    console.print(escape(str(divergence)), highlight=False, soft_wrap=True)
+    return 1
+
+
+def cmd_fuzz(args: argparse.Namespace, console: Console) -> int:
+    if args.minutes is not None and not args.minutes > 0:
+        raise ValueError("--minutes must be > 0")
+    if args.history is not None:
+        return _replay_history(args, console)
+    from meeplex.testing.differential import compare_random_game
+
+    targets = _fuzz_targets(args)
+    stats = {target: FuzzStats() for target in targets}
+    games_cache: dict[str, meeplex.Game] = {}
+    budget = _Budget(None if args.minutes is not None else args.games, args.minutes)
+    failure: tuple[str, int, Any, BaseException | None] | None = None
+    with progress_bar(console, count=args.minutes is None) as progress:
+        task = progress.add_task("fuzz", total=budget.total)
+        for index, target, seed in _fuzz_runs(targets, args.seed, budget):
+            progress.update(task, description=f"fuzz {target}", completed=budget.done(index))
+            try:
+                divergence = compare_random_game(target, seed)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as exc:  # a Rust panic is a BaseException: still a finding, not a traceback
+                failure = (target, seed, None, exc)
+            else:
+                if divergence is not None:
+                    failure = (target, seed, divergence, None)
+            stats[target].games += 1
+            if failure is not None:
+                stats[target].disagreements += 1
+                break
+            stats[target].steps += _steps_of(target, seed, games_cache)
+    console.print(_fuzz_table(stats, budget.elapsed()))
+    if failure is None:
+        return 0
+    target, seed, divergence, exc = failure
+    if exc is not None:
+        _report_crash(console, target, seed, exc)
+    else:
+        _report_disagreement(console, target, seed, divergence)
+    return 1
