@@ -12,7 +12,11 @@ fn vector(c: &mut Criterion) {
         let game = AnyGame::new(id, &Params::new()).expect("default parameters");
         for n in [1usize, 64, 1024] {
             let mut core = VectorCore::new(game.clone(), n, 1, AutoReset::NextStep);
-            let (obs_len, acts, players) = (game.observation_len(), game.num_distinct_actions(), game.num_players());
+            let (obs_len, acts, players) = (
+                game.observation_len(),
+                game.num_distinct_actions(),
+                game.num_players(),
+            );
             let mut obs = vec![0f32; n * obs_len];
             let mut masks = vec![0i8; n * acts];
             let mut rewards = vec![0f32; n * players];

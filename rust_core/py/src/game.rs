@@ -85,7 +85,7 @@ impl PyGame {
 
     /// The full, normalised parameters (a fresh dict each call).
     #[getter]
-    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    pub fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
         for (k, v) in self.inner.params() {
             dict.set_item(k, param_to_py(py, v)?)?;
@@ -117,7 +117,7 @@ impl PyGame {
     }
 
     /// Read a state written by ``State.serialize()``; anything malformed or inconsistent raises InvalidStateError.
-    fn deserialize_state(&self, text: &Bound<'_, PyAny>) -> PyResult<PyState> {
+    pub fn deserialize_state(&self, text: &Bound<'_, PyAny>) -> PyResult<PyState> {
         let text: String = text
             .extract()
             .map_err(|_| invalid_state("a serialized state must be a str"))?;
@@ -145,6 +145,17 @@ impl PyGame {
 
     fn __str__(&self) -> String {
         self.game_string()
+    }
+
+    /// Pickling (multiprocessing, OpenSpiel's Python games): rebuilt from the id and the parameters.
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (&'static str, Bound<'py, PyDict>))> {
+        let this = slf.get();
+        Ok((
+            slf.get_type().into_any(),
+            (this.inner.id(), this.params(slf.py())?),
+        ))
     }
 
     fn __repr__(&self) -> String {

@@ -20,6 +20,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agents::PyRandomAgent>()?;
     m.add_class::<agents::PyMctsAgent>()?;
     m.add_function(wrap_pyfunction!(game_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(_restore_state, m)?)?;
     Ok(())
 }
 
@@ -29,4 +30,10 @@ fn game_ids() -> Vec<&'static str> {
     let mut ids = meeplex_engine::registry::GAME_IDS.to_vec();
     ids.sort_unstable();
     ids
+}
+
+/// The inverse of ``State.__reduce__``.
+#[pyfunction]
+fn _restore_state(game: &game::PyGame, text: &Bound<'_, PyAny>) -> PyResult<state::PyState> {
+    game.deserialize_state(text)
 }

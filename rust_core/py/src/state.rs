@@ -2,6 +2,7 @@
 //! nothing from Python can reach an engine precondition.
 
 use crate::errors::{illegal, invalid_state, to_py};
+use crate::game::PyGame;
 use crate::rng::PyRng;
 use meeplex_engine::playout::random_playout_recorded;
 use meeplex_engine::{AnyGame, AnyState, State, Tracked, CHANCE};
@@ -282,6 +283,20 @@ impl PyState {
 
     fn __str__(&self) -> String {
         self.state().to_text()
+    }
+
+    /// Pickling: the game and the canonical serialization (history included).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (PyGame, String))> {
+        let restore = py.import("meeplex._core")?.getattr("_restore_state")?;
+        Ok((
+            restore,
+            (
+                PyGame {
+                    inner: self.game.clone(),
+                },
+                self.serialize(),
+            ),
+        ))
     }
 
     fn __repr__(&self) -> String {
