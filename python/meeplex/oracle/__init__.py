@@ -28,6 +28,9 @@ TERMINAL: int = -4
 # The registry: adding a game is one line.
 GAMES: dict[str, type] = {
     "flip_city": FlipCityGame,
+    "flip_city_wilderness": __import__("meeplex.oracle.flip_city", fromlist=["_"]).FlipCityWildernessGame,
+    "flip_pick_towers": __import__("meeplex.oracle.flip_pick_towers", fromlist=["_"]).FlipPickTowersGame,
+    "flipology": __import__("meeplex.oracle.flipology", fromlist=["_"]).FlipologyGame,
 }
 
 

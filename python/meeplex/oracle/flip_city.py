@@ -1,8 +1,13 @@
-"""Flip City (base set, Office expansion, solo variant): the pure-Python reference implementation.
+"""The Flip City family: the pure-Python reference implementation of ``flip_city`` (base set, Office
+expansion, solo variant) and ``flip_city_wilderness`` (Wilderness), and of supplies mixing both sets.
 
-Written from the rulebook (``shared/rules/flip_city.txt``) and the contract ``docs/rules/flip_city.md``;
-section numbers (§) refer to that contract, "interp. N" to its numbered interpretations, and rulebook
-sections by their headings (Preparation, A: Play Cards Phase, B: Building Phase, Solo Variant, FAQ).
+Written from the rulebooks (``shared/rules/flip_city.txt``, ``shared/rules/flip_city_wilderness.txt``)
+and the contracts ``docs/rules/flip_city.md`` (cited "FC §n", "FC interp. n") and
+``docs/rules/flip_city_wilderness.md`` (cited "§n", "W n"). The card tables and parameters are in
+``flip_city_cards.py``.
+
+A game is in the *base layout* (12 faces: exactly the contract of flip_city.md, ids, observation and
+serialization included) when no Wilderness card is in it, and in the *family layout* (22 faces) otherwise.
 
 Plain and slow on purpose: every rule is one readable step, so that this file can be checked by eye
 against the rules and used to catch the Rust core disagreeing with them.
@@ -23,7 +28,57 @@ import numpy as np
 from meeplex._params import game_string
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
 
-GAME_NAME = "flip_city"
+from .flip_city_cards import (
+    ALL_FACE_NAMES,
+    APARTMENT,
+    ARCHAEOLOGY_SITE,
+    BASE_FACES,
+    BASE_ID,
+    CAMPING_GROUNDS,
+    CENTRAL_PARK,
+    CHURCH,
+    CONVENIENCE_STORE,
+    COUNTRY_RESORT,
+    DIG_POINTS,
+    DIG_PRICE,
+    EXTENSION_PARAMETERS,
+    FACE_NAMES,
+    FACTORY,
+    FARMERS_MARKET,
+    HOSPITAL,
+    INTERCHANGE,
+    NUM_BASE_FACES,
+    NUM_FAMILY_FACES,
+    OFFICE,
+    PILES,
+    POWER_PLANT,
+    RECYCLE_AIRPORT,
+    RECYCLE_BOTTOM,
+    RECYCLE_CASH,
+    RECYCLE_DIG,
+    RECYCLE_INTERCHANGE,
+    RECYCLE_LIMIT,
+    RECYCLE_POINT,
+    RECYCLE_RESERVOIR,
+    RECYCLE_TOP,
+    RESERVOIR_CASH,
+    RESIDENTIAL_AREA,
+    SHOPPING_MALL,
+    SOLO_PILE_SIZE,
+    STARTING_DECKS,
+    STATION,
+    TRADE_CENTER,
+    TRAILER_PARK,
+    WILDERNESS_ID,
+    WILDERNESS_PILES,
+    WIND_FARM,
+    Face,
+    face_table,
+    normalize_params,
+    piles_of,
+)
+
+GAME_NAME = BASE_ID
 SERIAL_VERSION = 1
 
 # current_player() at a chance node / once the game is over (DESIGN.md; OpenSpiel's ids). The same values
@@ -31,229 +86,34 @@ SERIAL_VERSION = 1
 CHANCE = -1
 TERMINAL = -4
 
-# ---------------------------------------------------------------------------------------------------------
-# §2 Components: the face table
-# ---------------------------------------------------------------------------------------------------------
-
-NUM_FACES = 12
-
-# Face ids: a card's two faces are 2k (front) and 2k+1 (back); flipping a card is ``face ^ 1``.
-RESIDENTIAL_AREA = 0
-APARTMENT = 1
-CONVENIENCE_STORE = 2
-SHOPPING_MALL = 3
-CENTRAL_PARK = 4
-STATION = 5
-HOSPITAL = 6
-CHURCH = 7
-OFFICE = 8
-TRADE_CENTER = 9
-FACTORY = 10
-POWER_PLANT = 11
-
-# Recycle bonuses (back faces only, §2 last column).
-RECYCLE_CASH = "cash"  # Shopping Mall: +1 cash (interp. 5, if mall_recycle)
-RECYCLE_POINT = "point"  # Station: +1 point (interp. 5, if station_recycle)
-RECYCLE_LIMIT = "limit"  # Church, Trade Center: +1 unhappiness limit
-RECYCLE_TOP = "top"  # Power Plant: turns over to Factory and goes on top of the deck
-
-
-@dataclass(frozen=True)
-class Face:
-    """One side of a card, as printed (§2). ``None`` means "not printed": no cost, no flip fee, no recycle."""
-
-    name: str
-    cost: int | None
-    cash: int
-    points: int
-    unhappiness: int
-    flip_fee: int | None
-    recycle: str | None
-
-
-# The table of §2 with the default parameters; the parameter-dependent entries are marked and resolved per
-# game by ``face_table(params)``.
-BASE_FACES: tuple[Face, ...] = (
-    #    name                 cost  cash pts unh  fee   recycle
-    Face("Residential Area", None, 1, 0, 1, 1, None),
-    Face("Apartment", None, 1, 0, 1, 8, None),  # unhappiness = apartment_unhappiness (interp. 3)
-    Face("Convenience Store", 2, 1, 0, 0, 3, None),
-    Face("Shopping Mall", None, 2, 1, 0, None, RECYCLE_CASH),  # recycle only if mall_recycle (interp. 5)
-    Face("Central Park", 7, 0, 2, 0, 5, None),
-    Face("Station", None, 0, 2, 0, None, RECYCLE_POINT),  # recycle only if station_recycle (interp. 5)
-    Face("Hospital", 4, 1, 0, 1, 4, None),  # cash = hospital_cash (interp. 1)
-    Face("Church", None, 0, 0, 0, None, RECYCLE_LIMIT),  # provides nothing (interp. 7)
-    Face("Office", 3, 1, 0, 0, 4, None),
-    Face("Trade Center", None, 0, 0, 0, None, RECYCLE_LIMIT),
-    Face("Factory", 5, 2, 0, 0, 6, None),
-    Face("Power Plant", None, 1, 2, 0, None, RECYCLE_TOP),
-)
-
-FACE_NAMES: tuple[str, ...] = tuple(face.name for face in BASE_FACES)
-
-# Rulebook, Preparation 1: each seat's starting deck (per face).
-# 4 Residential Area, 1 Apartment, 1 Convenience Store, 1 Central Park, 1 Hospital, 1 Factory.
-STARTING_DECK: tuple[int, ...] = (4, 1, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0)
-
-
-def face_table(params: dict) -> tuple[Face, ...]:
-    """The §2 table with this game's parameters applied."""
-    faces = list(BASE_FACES)
-    faces[APARTMENT] = _replace(faces[APARTMENT], unhappiness=params["apartment_unhappiness"])
-    faces[HOSPITAL] = _replace(faces[HOSPITAL], cash=params["hospital_cash"])
-    if not params["mall_recycle"]:
-        faces[SHOPPING_MALL] = _replace(faces[SHOPPING_MALL], recycle=None)
-    if not params["station_recycle"]:
-        faces[STATION] = _replace(faces[STATION], recycle=None)
-    return tuple(faces)
-
-
-def _replace(face: Face, **changes: object) -> Face:
-    values = {name: getattr(face, name) for name in Face.__dataclass_fields__}
-    values.update(changes)
-    return Face(**values)  # type: ignore[arg-type]
-
-
-def starting_supply(params: dict) -> list[int]:
-    """Rulebook, Preparation 2 and Solo 1: the general supply per face."""
-    solo = params["players"] == 1
-    supply = [0] * NUM_FACES
-    supply[CONVENIENCE_STORE] = 4 if solo else 12
-    supply[HOSPITAL] = 4 if solo else 12
-    supply[FACTORY] = 4 if solo else 8
-    supply[CENTRAL_PARK] = 4 if solo else 8
-    if params["office"]:
-        supply[OFFICE] = 4 if solo else 10
-    return supply
-
-
-def cards_per_type(params: dict) -> list[int]:
-    """§2 card conservation: cards of each double-sided type k (faces 2k, 2k+1) in the whole game."""
-    supply = starting_supply(params)
-    players = params["players"]
-    return [players * (STARTING_DECK[2 * k] + STARTING_DECK[2 * k + 1]) + supply[2 * k] for k in range(6)]
-
-
-# ---------------------------------------------------------------------------------------------------------
-# §1 Parameters
-# ---------------------------------------------------------------------------------------------------------
-
-# name -> (type, default, low, high); bounds are for ints only.
-PARAMETERS: dict[str, tuple[type, object, int, int]] = {
-    "players": (int, 2, 1, 4),
-    "office": (bool, False, 0, 0),
-    "max_turns": (int, 100, 1, 1000),
-    "apartment_unhappiness": (int, 1, 0, 1),
-    "hospital_cash": (int, 1, 0, 1),
-    "mall_recycle": (bool, True, 0, 0),
-    "station_recycle": (bool, True, 0, 0),
-}
-
-
-def normalize_params(given: dict) -> dict:
-    """All seven keys with defaults filled in; unknown keys, wrong types, out-of-range values -> error."""
-    if not isinstance(given, dict):
-        raise InvalidStateError(f"{GAME_NAME}: parameters must be a dict")
-    for key in given:
-        if key not in PARAMETERS:
-            raise InvalidStateError(f"{GAME_NAME}: unknown parameter {key!r}")
-    params: dict = {}
-    for key, (kind, default, low, high) in PARAMETERS.items():
-        value = given.get(key, default)
-        if kind is bool:
-            if not isinstance(value, bool):  # an int is not a bool
-                raise InvalidStateError(f"{GAME_NAME}: parameter {key!r} must be a bool, got {value!r}")
-        else:
-            if isinstance(value, bool) or not isinstance(value, int):  # a bool is not an int
-                raise InvalidStateError(f"{GAME_NAME}: parameter {key!r} must be an int, got {value!r}")
-            if not low <= value <= high:
-                raise InvalidStateError(
-                    f"{GAME_NAME}: parameter {key!r} must be in {low}..{high}, got {value}"
-                )
-            value = int(value)
-        params[key] = value
-    return params
-
-
-# ---------------------------------------------------------------------------------------------------------
-# §5 Actions
-# ---------------------------------------------------------------------------------------------------------
-
+# The base layout's constants (FC §2, §5), kept for readers of flip_city.md.
+NUM_FACES = NUM_BASE_FACES
+STARTING_DECK: tuple[int, ...] = tuple(STARTING_DECKS[BASE_ID].get(f, 0) for f in range(NUM_BASE_FACES))
 NUM_DISTINCT_ACTIONS = 78
 MAX_CHANCE_OUTCOMES = 12
 
+# Action ids that do not depend on the layout (FC §5, §5).
 PLAY = 0
 STOP = 1
 END = 2
 SHUFFLE = 3  # 3 + k: shuffle, setting k Office aside (k = 0..10)
 MAX_ASIDE = 10
 RECYCLE = 14  # 14 + face
-BUY = 26  # 26 + face
-DEVELOP = 38  # 38 + face
-FLIP = 50  # 50 + face
-TARGET = 62  # 62 + seat (0..3)
-REMOVE = 66  # 66 + face
 
 PHASES = ("play", "build", "over")
-PENDINGS = ("none", "shuffle", "give_apartment", "give_residential", "remove", "bottom")
+BASE_PENDINGS = ("none", "shuffle", "give_apartment", "give_residential", "remove", "bottom")
+FAMILY_PENDINGS = BASE_PENDINGS + ("give_resort", "market", "airport", "airport_card")
+PENDINGS = BASE_PENDINGS
 
-# Counters in a serialized state may not exceed this (§7).
+# Counters in a serialized state may not exceed this (FC §7).
 MAX_COUNTER = 10000
 
 
-def decision_action_text(action: int) -> str:
-    """The canonical text of a decision action id (§5)."""
-    if action == PLAY:
-        return "play"
-    if action == STOP:
-        return "stop"
-    if action == END:
-        return "end"
-    if SHUFFLE <= action <= SHUFFLE + MAX_ASIDE:
-        k = action - SHUFFLE
-        return "shuffle" if k == 0 else f"shuffle aside {k}"
-    if RECYCLE <= action < RECYCLE + NUM_FACES:
-        return f"recycle {FACE_NAMES[action - RECYCLE]}"
-    if BUY <= action < BUY + NUM_FACES:
-        return f"buy {FACE_NAMES[action - BUY]}"
-    if DEVELOP <= action < DEVELOP + NUM_FACES:
-        return f"develop {FACE_NAMES[action - DEVELOP]}"
-    if FLIP <= action < FLIP + NUM_FACES:
-        return f"flip {FACE_NAMES[action - FLIP]}"
-    if TARGET <= action < TARGET + 4:
-        return f"target {action - TARGET}"
-    if REMOVE <= action < REMOVE + NUM_FACES:
-        return f"remove {FACE_NAMES[action - REMOVE]}"
-    raise IllegalActionError(f"action {action} is out of range 0..{NUM_DISTINCT_ACTIONS - 1}")
-
-
 def _normalize_text(text: str) -> str:
-    """Relaxed notation (§5): ignore (ASCII) case, surrounding spaces and repeated inner spaces.
-
-    READING: "spaces" is read as the space character only (not tabs or newlines), and case is folded for
-    ASCII letters only (the canonical texts are ASCII).
-    """
+    """Relaxed notation (FC §5): ASCII case folded, white space runs folded to one space and trimmed,
+    apostrophes dropped."""
     lowered = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
-    return " ".join(part for part in lowered.split(" ") if part)
-
-
-_DECISION_TEXT_TO_ID: dict[str, int] = {
-    _normalize_text(decision_action_text(a)): a for a in range(NUM_DISTINCT_ACTIONS)
-}
-
-
-def _chance_texts() -> dict[str, int]:
-    """Texts accepted at a chance node: ``reveal <Face>``, ``bottom <Face>`` and the bare face name."""
-    texts: dict[str, int] = {}
-    for face, name in enumerate(FACE_NAMES):
-        key = _normalize_text(name)
-        texts[key] = face
-        texts["reveal " + key] = face
-        texts["bottom " + key] = face
-    return texts
-
-
-_CHANCE_TEXT_TO_ID: dict[str, int] = _chance_texts()
+    return " ".join(lowered.split()).replace("'", "").replace("\u2019", "")
 
 
 def _as_int(value: object) -> int | None:
@@ -276,25 +136,68 @@ def _as_int(value: object) -> int | None:
 
 
 class FlipCityGame:
-    """Flip City with one set of parameters (§1)."""
+    """A game of the Flip City family with one set of parameters (FC §1, §1). ``flip_city`` by default;
+    ``FlipCityWildernessGame`` is the ``flip_city_wilderness`` id."""
 
     name = GAME_NAME
 
     def __init__(self, params: dict | None = None, **keywords: object) -> None:
         if params is not None and not isinstance(params, Mapping):
-            raise InvalidStateError(f"{GAME_NAME}: parameters must be a mapping, not {type(params).__name__}")
+            raise InvalidStateError(f"{self.name}: parameters must be a mapping, not {type(params).__name__}")
         given = dict(params or {})
         for key, value in keywords.items():
             if key in given:
-                raise InvalidStateError(f"{GAME_NAME}: parameter {key!r} given twice")
+                raise InvalidStateError(f"{self.name}: parameter {key!r} given twice")
             given[key] = value
-        self._params = normalize_params(given)
-        self.faces = face_table(self._params)
+        self._params = normalize_params(self.name, given)
+        # Every parameter with its value (flip_city leaves default extension keys out of ``params``).
+        self.settings: dict = {key: spec[1] for key, spec in EXTENSION_PARAMETERS.items()}
+        self.settings.update(self._params)
         self.players: int = self._params["players"]
         self.solo: bool = self.players == 1
         self.max_turns: int = self._params["max_turns"]
-        self.initial_supply: list[int] = starting_supply(self._params)
-        self.type_totals: list[int] = cards_per_type(self._params)
+
+        # §2.2 the layout: 22 faces as soon as a Wilderness card is in the game.
+        self.piles: list[str] = piles_of(self.name, self._params)
+        self.family: bool = self.name == WILDERNESS_ID or any(code in WILDERNESS_PILES for code in self.piles)
+        self.num_faces: int = NUM_FAMILY_FACES if self.family else NUM_BASE_FACES
+        F = self.num_faces
+        self.faces: tuple[Face, ...] = face_table(self.settings, F)
+        self.face_names: tuple[str, ...] = ALL_FACE_NAMES[:F]
+
+        # §2.3 starting decks (by id) and the supply (by pile; solo 4 each).
+        self.starting_deck: list[int] = [STARTING_DECKS[self.name].get(f, 0) for f in range(F)]
+        self.initial_supply: list[int] = [0] * F
+        for code in self.piles:
+            front, size = PILES[code]
+            self.initial_supply[front] = SOLO_PILE_SIZE if self.solo else size
+        self.type_totals: list[int] = [
+            self.players * (self.starting_deck[2 * k] + self.starting_deck[2 * k + 1])
+            + self.initial_supply[2 * k]
+            for k in range(F // 2)
+        ]
+        # W 8: cards leave the game outside solo only through a Farmer's Market.
+        self.has_market: bool = self.family and self.type_totals[FARMERS_MARKET // 2] > 0
+
+        # FC §5 / §5: action ids by layout.
+        self.BUY = RECYCLE + F
+        self.DEVELOP = RECYCLE + 2 * F
+        self.FLIP = RECYCLE + 3 * F
+        self.TARGET = RECYCLE + 4 * F
+        self.REMOVE = self.TARGET + 4
+        self.SELECT = self.REMOVE + F  # family layout only
+        self.EXCAVATE = self.SELECT + F  # family layout only
+        self._num_actions = self.EXCAVATE + 1 if self.family else self.SELECT
+        self.pendings: tuple[str, ...] = FAMILY_PENDINGS if self.family else BASE_PENDINGS
+        self._decision_text_to_id = {
+            _normalize_text(self.decision_action_text(a)): a for a in range(self._num_actions)
+        }
+        self._chance_text_to_id: dict[str, int] = {}
+        for face, face_name in enumerate(self.face_names):
+            key = _normalize_text(face_name)
+            self._chance_text_to_id[key] = face
+            self._chance_text_to_id["reveal " + key] = face
+            self._chance_text_to_id["bottom " + key] = face
 
     @property
     def params(self) -> dict:
@@ -305,53 +208,95 @@ class FlipCityGame:
         return self.players
 
     def num_distinct_actions(self) -> int:
-        return NUM_DISTINCT_ACTIONS
+        return self._num_actions
 
     def max_chance_outcomes(self) -> int:
-        return MAX_CHANCE_OUTCOMES
+        return self.num_faces
 
     def num_cards(self) -> int:
-        """C in §5: 9 per seat plus the starting supply."""
-        return sum(STARTING_DECK) * self.players + sum(self.initial_supply)
+        """C: 9 per seat plus the starting supply (FC §5, §2.3)."""
+        return sum(self.starting_deck) * self.players + sum(self.initial_supply)
 
     def max_game_length(self) -> int:
-        """§5: ``players + max_turns x players x (12 x C + 16)``."""
-        return self.players + self.max_turns * self.players * (12 * self.num_cards() + 16)
+        """FC §5 ``players + max_turns x players x (12 C + 16)``; family layout (§5): ``40 C + 16``."""
+        per_card = 40 if self.family else 12
+        return self.players + self.max_turns * self.players * (per_card * self.num_cards() + 16)
 
     def observation_shape(self) -> tuple[int, ...]:
-        """§6: ``(37 x players + 42,)``."""
-        return (37 * self.players + 42,)
+        """FC §6 ``(37 x players + 42,)``; family layout (§6): ``((4F + 3) x players + 3F + 24,)``."""
+        F = self.num_faces
+        if self.family:
+            return ((4 * F + 3) * self.players + 3 * F + 24,)
+        return ((3 * F + 1) * self.players + 2 * F + 18,)
+
+    def decision_action_text(self, action: int) -> str:
+        """The canonical text of a decision action id (FC §5, §5)."""
+        F = self.num_faces
+        names = self.face_names
+        if action == PLAY:
+            return "play"
+        if action == STOP:
+            return "stop"
+        if action == END:
+            return "end"
+        if SHUFFLE <= action <= SHUFFLE + MAX_ASIDE:
+            k = action - SHUFFLE
+            return "shuffle" if k == 0 else f"shuffle aside {k}"
+        if RECYCLE <= action < RECYCLE + F:
+            return f"recycle {names[action - RECYCLE]}"
+        if self.BUY <= action < self.BUY + F:
+            return f"buy {names[action - self.BUY]}"
+        if self.DEVELOP <= action < self.DEVELOP + F:
+            return f"develop {names[action - self.DEVELOP]}"
+        if self.FLIP <= action < self.FLIP + F:
+            return f"flip {names[action - self.FLIP]}"
+        if self.TARGET <= action < self.TARGET + 4:
+            return f"target {action - self.TARGET}"
+        if self.REMOVE <= action < self.REMOVE + F:
+            return f"remove {names[action - self.REMOVE]}"
+        if self.family and self.SELECT <= action < self.SELECT + F:
+            return f"select {names[action - self.SELECT]}"
+        if self.family and action == self.EXCAVATE:
+            return "excavate"
+        raise IllegalActionError(f"action {action} is out of range 0..{self._num_actions - 1}")
 
     def new_initial_state(self) -> FlipCityState:
-        """§4 Setup: every starting deck is unknown (shuffled); seat 0 starts; chance reveals top cards."""
+        """FC §4 Setup: every starting deck is unknown (shuffled); seat 0 starts; chance reveals top cards."""
+        F = self.num_faces
         seats = [
-            SeatState(deck_known=[], deck_unknown=list(STARTING_DECK), discard=[0] * NUM_FACES, best=0)
+            SeatState(deck_known=[], deck_unknown=list(self.starting_deck), discard=[0] * F, best=0)
             for _ in range(self.players)
         ]
         return FlipCityState(
             game=self,
             seats=seats,
             supply=list(self.initial_supply),
-            removed=[0] * NUM_FACES,
-            play_area=[0] * NUM_FACES,
+            removed=[0] * F,
+            play_area=[0] * F,
         )
 
     def deserialize_state(self, text: object) -> FlipCityState:
-        """The inverse of ``FlipCityState.serialize``; anything malformed or inconsistent (§7) raises
+        """The inverse of ``FlipCityState.serialize``; anything malformed or inconsistent (FC §7, §7) raises
         ``InvalidStateError``."""
         return _deserialize(self, text)
 
     def __str__(self) -> str:
-        return game_string(GAME_NAME, self._params)
+        return game_string(self.name, self._params)
 
     def __repr__(self) -> str:
-        return f"FlipCityGame({str(self)!r})"
+        return f"{type(self).__name__}({str(self)!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, FlipCityGame) and other._params == self._params
+        return isinstance(other, FlipCityGame) and other.name == self.name and other._params == self._params
 
     def __hash__(self) -> int:
         return hash(str(self))
+
+
+class FlipCityWildernessGame(FlipCityGame):
+    """Flip City: Wilderness (``flip_city_wilderness``): its own starting decks and supply (§2.3)."""
+
+    name = WILDERNESS_ID
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -361,27 +306,39 @@ class FlipCityGame:
 
 @dataclass
 class SeatState:
-    """One seat's cards (§3). The deck is ``deck_known`` (top first) above ``deck_unknown`` (counts per face,
-    in an order nobody knows)."""
+    """One seat's cards (FC §3, §3). The deck is ``deck_known`` (top first), then ``deck_unknown`` (counts per
+    face, in an order nobody knows), then ``deck_bottom`` (known, its last card at the very bottom)."""
 
     deck_known: list[int]
     deck_unknown: list[int]
     discard: list[int]
     best: int = 0
+    deck_bottom: list[int] = field(default_factory=list)
+    limit_next: int = 0  # Camping Grounds: limit bonus for this seat's next turn (W 12)
 
     def deck_size(self) -> int:
-        return len(self.deck_known) + sum(self.deck_unknown)
+        return len(self.deck_known) + sum(self.deck_unknown) + len(self.deck_bottom)
 
     def deck_counts(self) -> list[int]:
         counts = list(self.deck_unknown)
-        for face in self.deck_known:
+        for face in self.deck_known + self.deck_bottom:
             counts[face] += 1
         return counts
+
+    def copy(self) -> SeatState:
+        return SeatState(
+            list(self.deck_known),
+            list(self.deck_unknown),
+            list(self.discard),
+            self.best,
+            list(self.deck_bottom),
+            self.limit_next,
+        )
 
 
 @dataclass
 class FlipCityState:
-    """A Flip City position: the fields of the serialization (§7), with the game it belongs to."""
+    """A Flip City family position: the fields of the serialization (FC §7, §7), with its game."""
 
     game: FlipCityGame
     seats: list[SeatState]
@@ -405,8 +362,12 @@ class FlipCityState:
     discount: bool = False
     winner: int = -1
     actions: list[int] = field(default_factory=list)
+    # Family layout only (§4): Flip/Develop-only cash, Archaeology Site digs left, the Airport's chosen seat.
+    flip_cash: int = 0
+    digs: int = 0
+    chosen: int = -1
 
-    # ----- whose move (§4 "Whose move it is") -----
+    # ----- whose move (FC §4 "Whose move it is", §4.0) -----
 
     def _reveal_seat(self) -> int | None:
         """The lowest seat whose top card is unknown (empty ``deck_known``, non-empty ``deck_unknown``)."""
@@ -446,7 +407,7 @@ class FlipCityState:
         if not self.is_chance_node():
             return []
         pile = self._chance_pile()
-        return [(face, pile[face]) for face in range(NUM_FACES) if pile[face] > 0]
+        return [(face, pile[face]) for face in range(self.game.num_faces) if pile[face] > 0]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         weights = self.chance_weights()
@@ -464,63 +425,91 @@ class FlipCityState:
         return sorted(self._decision_actions())
 
     def legal_actions_mask(self) -> np.ndarray:
-        size = MAX_CHANCE_OUTCOMES if self.is_chance_node() else NUM_DISTINCT_ACTIONS
+        size = self.game.max_chance_outcomes() if self.is_chance_node() else self.game.num_distinct_actions()
         mask = np.zeros(size, dtype=np.int8)
         for action in self.legal_actions():
             mask[action] = 1
         return mask
 
     def _limit(self) -> int:
-        """Rulebook A.3: the unhappiness limit is 2, raised by Church and Trade Center."""
+        """Rulebook A.3: the unhappiness limit is 2, raised by Church, Trade Center, Water Reservoir, Camping
+        Grounds (carried from the previous turn)."""
         return 2 + self.limit_bonus
 
     def _fee(self, face: int) -> int:
-        """Flip fee this turn: a Station in play makes fees 1 less, not below 0, no stacking (interp. 14)."""
+        """Flip fee this turn: a Station makes fees 1 less, not below 0, no stacking (FC interp. 14)."""
         fee = self.game.faces[face].flip_fee
         assert fee is not None
         return max(0, fee - 1) if self.discount else fee
 
-    def _decision_actions(self) -> list[int]:
-        seat = self.seats[self.current]
-        players = self.game.players
+    def _recyclable(self, seat: SeatState, face: int) -> bool:
+        """FC §4.1, §4.1: a recyclable face in the discard pile (a printed Archaeology Site needs 20 cash)."""
+        kind = self.game.faces[face].recycle
+        if kind is None or seat.discard[face] == 0:
+            return False
+        if kind == RECYCLE_DIG:
+            return self.cash >= DIG_PRICE
+        return True
 
-        # §4.2 Pending choices come first, whatever the phase.
+    def _shuffle_would_move(self, seat: SeatState) -> bool:
+        """FC interp. 13, W 9: a deck-empty shuffle needs a card that would move (Interchanges stay)."""
+        for face, count in enumerate(seat.discard):
+            if count > 0 and not (self.game.family and face == INTERCHANGE):
+                return True
+        return False
+
+    def _decision_actions(self) -> list[int]:
+        game = self.game
+        F = game.num_faces
+        seat = self.seats[self.current]
+        players = game.players
+
+        # FC §4.2, §4.4 pending choices come first, whatever the phase.
         if self.pending == "shuffle":
             return [SHUFFLE + k for k in range(seat.discard[OFFICE] + 1)]
-        if self.pending in ("give_apartment", "give_residential"):
-            return [TARGET + t for t in range(players) if t != self.current]
+        if self.pending in ("give_apartment", "give_residential", "give_resort"):
+            return [game.TARGET + t for t in range(players) if t != self.current]
         if self.pending == "remove":
-            return [REMOVE + f for f in range(NUM_FACES) if self.supply[f] > 0]
+            return [game.REMOVE + f for f in range(F) if self.supply[f] > 0]
+        if self.pending == "market":
+            return [game.SELECT + f for f in range(F) if self.play_area[f] > 0]
+        if self.pending == "airport":
+            return [game.TARGET + t for t in range(players) if sum(self.seats[t].discard) > 0]
+        if self.pending == "airport_card":
+            pile = self.seats[self.chosen].discard
+            return [game.SELECT + f for f in range(F) if pile[f] > 0]
 
         actions: list[int] = []
         if self.phase == "play":
-            # §4.1 Play Cards phase.
+            # FC §4.1, §4.1 Play Cards phase.
             deck_size = seat.deck_size()
             if deck_size > 0:
                 actions.append(PLAY)
-            top_is_residential = bool(seat.deck_known) and seat.deck_known[0] == RESIDENTIAL_AREA
-            forced = deck_size > 0 and (top_is_residential or self.forced)
+            top_must_play = bool(seat.deck_known) and game.faces[seat.deck_known[0]].must_play
+            forced = deck_size > 0 and (top_must_play or self.forced)
             if not forced:
                 actions.append(STOP)
-            if deck_size == 0 and sum(seat.discard) > 0:  # interp. 13: nothing to shuffle, no shuffle
+            if deck_size == 0 and self._shuffle_would_move(seat):
                 actions.extend(SHUFFLE + k for k in range(seat.discard[OFFICE] + 1))
-            for face in range(NUM_FACES):
-                if self.game.faces[face].recycle is not None and seat.discard[face] > 0:
+            for face in range(F):
+                if self._recyclable(seat, face):
                     actions.append(RECYCLE + face)
         elif self.phase == "build":
-            # §4.3 Building phase.
-            for face in range(NUM_FACES):
-                cost = self.game.faces[face].cost
-                if self.supply[face] > 0 and cost is not None:
-                    if cost <= self.cash and (self.extra_buys > 0 or self.main):
-                        actions.append(BUY + face)
-                    if self.main and self.game.faces[face].flip_fee is not None:
-                        if cost + self._fee(face) <= self.cash:
-                            actions.append(DEVELOP + face)
-            for face in range(NUM_FACES):
-                if seat.discard[face] > 0 and self.game.faces[face].flip_fee is not None:
-                    if self._fee(face) <= self.cash and (self.extra_flips > 0 or self.main):
-                        actions.append(FLIP + face)
+            # FC §4.3, §4.3 Building phase: Flip and Develop may also spend flip_cash.
+            spendable = self.cash + self.flip_cash
+            for face in range(F):
+                info = game.faces[face]
+                if self.supply[face] > 0 and info.cost is not None:
+                    if info.cost <= self.cash and (self.extra_buys > 0 or self.main):
+                        actions.append(game.BUY + face)
+                    if self.main and info.flip_fee is not None and info.cost + self._fee(face) <= spendable:
+                        actions.append(game.DEVELOP + face)
+            for face in range(F):
+                if seat.discard[face] > 0 and game.faces[face].flip_fee is not None:
+                    if self._fee(face) <= spendable and (self.extra_flips > 0 or self.main):
+                        actions.append(game.FLIP + face)
+            if game.family and self.digs > 0 and self.cash >= DIG_PRICE:
+                actions.append(game.EXCAVATE)
             actions.append(END)
         return actions
 
@@ -533,7 +522,7 @@ class FlipCityState:
         value = _as_int(action)
         if value is None or value not in self.legal_actions():
             raise IllegalActionError(
-                f"{GAME_NAME}: action {action!r} is not legal for seat {player} "
+                f"{self.game.name}: action {action!r} is not legal for seat {player} "
                 f"({_player_label(player)}) in this state"
             )
         if player == CHANCE:
@@ -542,123 +531,192 @@ class FlipCityState:
             self._apply_decision(value)
         self.actions.append(value)
 
+    @staticmethod
+    def _settle_bottom(seat: SeatState) -> None:
+        """§3 invariant: known bottom cards exist only below an unknown part; when the unknown part is used
+        up, they join the known top part."""
+        if not any(seat.deck_unknown) and seat.deck_bottom:
+            seat.deck_known.extend(seat.deck_bottom)
+            seat.deck_bottom = []
+
     def _apply_chance(self, face: int) -> None:
         if self.pending == "bottom":
-            # Factory: the bottom card of the deck goes to the discard pile (§4 item 2).
+            # Factory: the (unknown) bottom card of the deck goes to the discard pile (FC §4 item 2).
             seat = self.seats[self.current]
             seat.deck_unknown[face] -= 1
             seat.discard[face] += 1
             self.pending = "none"
+            self._settle_bottom(seat)
             return
-        # The top card of a deck is revealed (§3, interp. 10): it becomes the whole known part.
+        # The top card of a deck is revealed (FC §3, interp. 10): it becomes the whole known part.
         seat_id = self._reveal_seat()
         assert seat_id is not None
         seat = self.seats[seat_id]
         seat.deck_unknown[face] -= 1
         seat.deck_known = [face]
+        self._settle_bottom(seat)
 
     def _apply_decision(self, action: int) -> None:
+        game = self.game
+        F = game.num_faces
         seat = self.seats[self.current]
         if action == PLAY:
             self._play_top_card(seat)
         elif action == STOP:
-            # §4.1 stop: the Building phase begins.
+            # FC §4.1, §4.1 stop: the Building phase begins.
             self.phase = "build"
             self.main = True
             self.extra_buys = self.play_area[CENTRAL_PARK]  # Central Park: Buy 1 time in addition
             self.extra_flips = self.play_area[STATION]  # Station: Flip 1 time in addition
             self.discount = self.play_area[STATION] > 0  # Station: flip fees 1 less (not stacking)
-            # READING: `forced` is cleared too (it cannot be set here in play: stop is illegal while forced
-            # with a non-empty deck, and the deck cannot empty without a play, which clears it).
             self.forced = False
+            if game.family and game.settings["logging_text"] == "proposed":
+                self.digs = self.play_area[ARCHAEOLOGY_SITE]  # W 7: one dig per Archaeology Site played
         elif SHUFFLE <= action <= SHUFFLE + MAX_ASIDE:
             self._shuffle(seat, action - SHUFFLE)
-        elif RECYCLE <= action < RECYCLE + NUM_FACES:
+        elif RECYCLE <= action < RECYCLE + F:
             self._recycle(seat, action - RECYCLE)
-        elif BUY <= action < BUY + NUM_FACES:
-            self._buy(seat, action - BUY)
-        elif DEVELOP <= action < DEVELOP + NUM_FACES:
-            self._develop(seat, action - DEVELOP)
-        elif FLIP <= action < FLIP + NUM_FACES:
-            self._flip(seat, action - FLIP)
-        elif TARGET <= action < TARGET + 4:
-            self._target(seat, action - TARGET)
-        elif REMOVE <= action < REMOVE + NUM_FACES:
-            self._remove(action - REMOVE)
+        elif game.BUY <= action < game.BUY + F:
+            self._buy(seat, action - game.BUY)
+        elif game.DEVELOP <= action < game.DEVELOP + F:
+            self._develop(seat, action - game.DEVELOP)
+        elif game.FLIP <= action < game.FLIP + F:
+            self._flip(seat, action - game.FLIP)
+        elif game.TARGET <= action < game.TARGET + 4:
+            self._target(seat, action - game.TARGET)
+        elif game.REMOVE <= action < game.REMOVE + F:
+            self._remove(action - game.REMOVE)
+        elif game.family and game.SELECT <= action < game.SELECT + F:
+            self._select(action - game.SELECT)
+        elif game.family and action == game.EXCAVATE:
+            # W 7: pay 20 cash for 3 points; not the Building action.
+            self.cash -= DIG_PRICE
+            self.points += DIG_POINTS
+            self.digs -= 1
         elif action == END:
             self._end_building()
         else:  # pragma: no cover - legal_actions never offers anything else
             raise AssertionError(action)
 
     def _play_top_card(self, seat: SeatState) -> None:
-        """§4.1 play (rulebook A.1, A.3 and the Card Reference)."""
+        """FC §4.1, §4.1 play (rulebook A.1, A.3 and the card texts)."""
         face = seat.deck_known.pop(0)
         info = self.game.faces[face]
         self.play_area[face] += 1
-        self.forced = False  # a Shopping Mall obligation is met by this card (interp. 11)
+        self.forced = False  # a Shopping Mall obligation is met by this card (FC interp. 11)
         self.cash += info.cash
         self.points += info.points
         self.unhappiness += info.unhappiness
         if self.unhappiness > self._limit():
-            # Rulebook A.3: over the limit, the turn ends immediately; no effect applies.
+            # Rulebook A.3: over the limit, the turn ends immediately; no effect applies (W 3: a Trailer Park
+            # or Residential Area now on top is not played).
             self._end_turn()
             return
         if face == SHOPPING_MALL:
             if seat.deck_size() > 0:
                 self.forced = True  # "If your deck is not empty, you must play an additional card."
         elif face == HOSPITAL:
-            self.cash += self.unhappiness  # FAQ Q1, interp. 2: this Hospital's unhappiness included
+            self.cash += self.unhappiness  # FAQ Q1, FC interp. 2: this Hospital's unhappiness included
         elif face == CHURCH:
             self.limit_bonus += 1  # "Add +1 to your unhappiness limit this turn."
         elif face == FACTORY:
             # "If your deck is not empty, place the bottom card from your deck into your discard pile."
             if seat.deck_size() > 0:
-                if sum(seat.deck_unknown) > 0:
-                    self.pending = "bottom"  # the bottom card is unknown: chance decides (interp. 10)
+                if seat.deck_bottom:
+                    seat.discard[seat.deck_bottom.pop()] += 1  # §4.1: a known bottom card (W 6)
+                elif sum(seat.deck_unknown) > 0:
+                    self.pending = "bottom"  # the bottom card is unknown: chance decides (FC interp. 10)
                 else:
                     seat.discard[seat.deck_known.pop()] += 1
         elif face == TRADE_CENTER:
-            # Interp. 6: the card turns over to Office in the play area, then the discard pile is shuffled
+            # FC interp. 6: the card turns over to Office in the play area, then the discard pile is shuffled
             # into the deck (the seat chooses how many Office to set aside).
             self.play_area[TRADE_CENTER] -= 1
             self.play_area[OFFICE] += 1
             self.pending = "shuffle"
         elif face == POWER_PLANT:
-            # Interp. 8: mandatory when possible; the receiver is chosen. Solo: no effect.
+            # FC interp. 8: mandatory when possible; the receiver is chosen. Solo: no effect.
             if seat.discard[APARTMENT] > 0 and self.game.players >= 2:
                 self.pending = "give_apartment"
 
     def _shuffle(self, seat: SeatState, aside: int) -> None:
-        """§4.1 shuffle k: deck and discard pile become one unknown deck, with k Office set aside on top."""
+        """FC §4.1, §4.1 shuffle k: deck and discard pile become one unknown deck, with k Office set aside on
+        top; Interchanges stay in the discard pile (W 9)."""
+        F = self.game.num_faces
+        stay = [0] * F
+        if self.game.family:
+            stay[INTERCHANGE] = seat.discard[INTERCHANGE]
         pool = seat.deck_counts()
-        for face in range(NUM_FACES):
-            pool[face] += seat.discard[face]
+        for face in range(F):
+            pool[face] += seat.discard[face] - stay[face]
         pool[OFFICE] -= aside
         seat.deck_unknown = pool
         seat.deck_known = [OFFICE] * aside  # Office: "set it aside instead, placing it on top afterwards"
-        seat.discard = [0] * NUM_FACES
+        seat.deck_bottom = []
+        seat.discard = stay
         self.pending = "none"
         if self.game.solo:
             self.pending = "remove"  # Solo 2: each time you shuffle, remove a card of the supply
 
+    @staticmethod
+    def _shuffle_card_into_deck(seat: SeatState, face: int) -> None:
+        """W 4, W 11: a card joins a deck and the whole deck is shuffled (all its cards become unknown)."""
+        counts = seat.deck_counts()
+        counts[face] += 1
+        seat.deck_unknown = counts
+        seat.deck_known = []
+        seat.deck_bottom = []
+
+    @staticmethod
+    def _put_at_bottom(seat: SeatState, face: int) -> None:
+        """§3: below an unknown part the card is a known bottom card; otherwise the deck is all known."""
+        if any(seat.deck_unknown):
+            seat.deck_bottom.append(face)
+        else:
+            seat.deck_known.append(face)
+
     def _recycle(self, seat: SeatState, face: int) -> None:
-        """§4.1 recycle f (rulebook A.4): the card in the discard pile turns over to its front."""
-        bonus = self.game.faces[face].recycle
+        """FC §4.1, §4.2 recycle f (rulebook A.4): the card in the discard pile turns over."""
+        kind = self.game.faces[face].recycle
         seat.discard[face] -= 1
-        if bonus == RECYCLE_TOP:
+        if kind == RECYCLE_TOP:
             # Power Plant: "After Recycling this card, put it on top of your deck" (as a Factory).
             seat.deck_known.insert(0, face ^ 1)
             return
+        if kind == RECYCLE_BOTTOM:
+            # W 5, W 6: the card, turned over, goes to the bottom of the deck.
+            self._put_at_bottom(seat, face ^ 1)
+            return
         seat.discard[face ^ 1] += 1
-        if bonus == RECYCLE_CASH:
+        settings = self.game.settings
+        if kind == RECYCLE_CASH:
             self.cash += 1
-        elif bonus == RECYCLE_POINT:
+        elif kind == RECYCLE_POINT:
             self.points += 1
-        elif bonus == RECYCLE_LIMIT:
+        elif kind == RECYCLE_LIMIT:
             self.limit_bonus += 1
+        elif kind == RECYCLE_INTERCHANGE:
+            self.cash += settings["interchange_cash"]  # W 9
+        elif kind == RECYCLE_DIG:
+            self.cash -= DIG_PRICE  # W 5 `printed`: "Pay 20 cash to gain 3 points."
+            self.points += DIG_POINTS
+        elif kind == RECYCLE_AIRPORT:
+            self.pending = "airport"  # W 11: a seat, then a card in its discard pile
+        elif kind == RECYCLE_RESERVOIR:
+            # W 13: the limit, the Flip/Develop-only cash, or both.
+            if settings["reservoir_recycle"] in ("limit", "both"):
+                self.limit_bonus += 1
+            if settings["reservoir_recycle"] in ("cash", "both"):
+                self.flip_cash += RESERVOIR_CASH
+
+    def _pay_flip_price(self, price: int) -> None:
+        """§4.3: Flip/Develop-only cash pays first."""
+        used = min(self.flip_cash, price)
+        self.flip_cash -= used
+        self.cash -= price - used
 
     def _buy(self, seat: SeatState, face: int) -> None:
-        """§4.3 buy f: an extra Buy (Central Park) is used before the main action."""
+        """FC §4.3 buy f: an extra Buy (Central Park) is used before the main action."""
         if self.extra_buys > 0:
             self.extra_buys -= 1
         else:
@@ -668,59 +726,101 @@ class FlipCityState:
         self.cash -= cost
         self.supply[face] -= 1
         seat.discard[face] += 1
-        self._check_solo_supply()
+        if not self._check_solo_supply():
+            self._on_buy(face)
 
     def _develop(self, seat: SeatState, face: int) -> None:
-        """§4.3 develop f: pay cost and flip fee, the card goes to the discard pile back side up."""
+        """FC §4.3 develop f: pay cost and flip fee, the card goes to the discard pile back side up."""
         self.main = False
         cost = self.game.faces[face].cost
         assert cost is not None
-        self.cash -= cost + self._fee(face)
+        self._pay_flip_price(cost + self._fee(face))
         self.supply[face] -= 1
         seat.discard[face ^ 1] += 1
-        self._check_solo_supply()
+        if not self._check_solo_supply():
+            self._on_buy(face)
+
+    def _on_buy(self, face: int) -> None:
+        """§4.3 "When you Buy or Develop this card" (W 8, W 10, W 12)."""
+        if not self.game.family:
+            return
+        if face == FARMERS_MARKET:
+            if any(self.play_area):
+                self.pending = "market"
+        elif face == WIND_FARM:
+            self.extra_flips += 1
+        elif face == CAMPING_GROUNDS:
+            self.seats[self.current].limit_next += 1
 
     def _flip(self, seat: SeatState, face: int) -> None:
-        """§4.3 flip f: an extra Flip (Station) is used before the main action."""
+        """FC §4.3 flip f: an extra Flip (Station, Wind Farm) is used before the main action."""
         if self.extra_flips > 0:
             self.extra_flips -= 1
         else:
             self.main = False
-        self.cash -= self._fee(face)
+        self._pay_flip_price(self._fee(face))
         seat.discard[face] -= 1
         if face == APARTMENT:
             if self.game.solo:
                 self.removed[APARTMENT] += 1  # Solo 4: "When Flipping an Apartment, remove it from the game."
             else:
-                # Interp. 9: it becomes a Residential Area on another player's discard pile (chosen next).
+                # FC interp. 9: it becomes a Residential Area on another player's discard pile (chosen next).
                 # READING: until the target is chosen, the card is in no pile (see _deserialize).
                 self.pending = "give_residential"
+        elif self.game.family and face == COUNTRY_RESORT:
+            if self.game.solo:
+                self.removed[COUNTRY_RESORT] += 1  # Wilderness Solo 4
+            else:
+                self.pending = "give_resort"  # W 4: shuffled into a chosen opponent's deck
         else:
             seat.discard[face ^ 1] += 1
 
     def _target(self, seat: SeatState, target: int) -> None:
-        """§4.2 target t: the Power Plant's Apartment, or a flipped Apartment as a Residential Area."""
+        """FC §4.2, §4.4 target t."""
         if self.pending == "give_apartment":
             seat.discard[APARTMENT] -= 1
             self.seats[target].discard[APARTMENT] += 1
-        else:  # give_residential
+        elif self.pending == "give_residential":
             self.seats[target].discard[RESIDENTIAL_AREA] += 1
+        elif self.pending == "give_resort":
+            self._shuffle_card_into_deck(self.seats[target], TRAILER_PARK)
+        elif self.pending == "airport":
+            self.chosen = target
+            self.pending = "airport_card"
+            return
+        else:  # pragma: no cover - target is legal only in the pending steps above
+            raise AssertionError(self.pending)
         self.pending = "none"
 
+    def _select(self, face: int) -> None:
+        """§4.4 select f: Farmer's Market's removal, or the Airport's card."""
+        if self.pending == "market":
+            self.play_area[face] -= 1
+            self.removed[face] += 1
+            self.pending = "none"
+            return
+        owner = self.seats[self.chosen]
+        owner.discard[face] -= 1
+        self._shuffle_card_into_deck(owner, face)
+        self.chosen = -1
+        self.pending = "remove" if self.game.solo else "none"  # W 19: a shuffle of the solo seat's deck
+
     def _remove(self, face: int) -> None:
-        """§4.2 remove f (Solo 2); the game is lost if the supply is now empty (Solo 3, interp. 16)."""
+        """FC §4.2 remove f (Solo 2); the game is lost if the supply is now empty (Solo 3, FC interp. 16)."""
         self.supply[face] -= 1
         self.removed[face] += 1
         self.pending = "none"
         self._check_solo_supply()
 
-    def _check_solo_supply(self) -> None:
-        """Solo 3, interp. 16: the moment the supply is empty, the solo game is lost (the turn ends)."""
+    def _check_solo_supply(self) -> bool:
+        """Solo 3, FC interp. 16: the moment the supply is empty, the solo game is lost (the turn ends)."""
         if self.game.solo and sum(self.supply) == 0:
             self._end_turn(lost=True)
+            return True
+        return False
 
     def _end_building(self) -> None:
-        """§4.3 end: best score, victory check (rulebook B, Game End; interp. 17), end of turn."""
+        """FC §4.3, §4.3 end: best score, victory check (W 14), end of turn."""
         seat = self.seats[self.current]
         seat.best = max(seat.best, self.points)
         played = sum(self.play_area)
@@ -729,11 +829,11 @@ class FlipCityState:
         self._end_turn()
 
     def _end_turn(self, lost: bool = False) -> None:
-        """§4.4: the played cards go to the discard pile; turn counters reset; next seat or game over."""
+        """FC §4.4, §4.5: the played cards go to the discard pile; turn counters reset; next seat or over."""
         seat = self.seats[self.current]
-        for face in range(NUM_FACES):
+        for face in range(self.game.num_faces):
             seat.discard[face] += self.play_area[face]
-        self.play_area = [0] * NUM_FACES
+        self.play_area = [0] * self.game.num_faces
         self.cash = 0
         self.points = 0
         self.unhappiness = 0
@@ -743,6 +843,9 @@ class FlipCityState:
         self.forced = False
         self.main = False
         self.discount = False
+        self.flip_cash = 0
+        self.digs = 0
+        self.chosen = -1
         self.pending = "none"
         self.turn += 1
         if self.winner != -1 or lost or self.turn == self.game.max_turns * self.game.players:
@@ -750,18 +853,22 @@ class FlipCityState:
         else:
             self.current = (self.current + 1) % self.game.players
             self.phase = "play"
+            # W 12: Camping Grounds' bonus for this seat's turn.
+            nxt = self.seats[self.current]
+            self.limit_bonus = nxt.limit_next
+            nxt.limit_next = 0
 
     # ----- results -----
 
     def returns(self) -> list[float]:
-        """§4.5: 1.0 to the winner; everyone 0.0 on a solo loss, at the turn limit, and before the end."""
+        """FC §4.5: 1.0 to the winner; everyone 0.0 on a solo loss, at the turn limit, and before the end."""
         players = self.game.players
         if self.phase != "over" or self.winner < 0:
             return [0.0] * players
         return [1.0 if seat == self.winner else 0.0 for seat in range(players)]
 
     def scores(self) -> list[float]:
-        """§4.5: the best points of a turn that reached the end of its Building phase, per seat."""
+        """FC §4.5: the best points of a turn that reached the end of its Building phase, per seat."""
         return [float(seat.best) for seat in self.seats]
 
     def history(self) -> list[int]:
@@ -769,9 +876,7 @@ class FlipCityState:
 
     def clone(self) -> FlipCityState:
         twin = copy.copy(self)
-        twin.seats = [
-            SeatState(list(s.deck_known), list(s.deck_unknown), list(s.discard), s.best) for s in self.seats
-        ]
+        twin.seats = [s.copy() for s in self.seats]
         twin.supply = list(self.supply)
         twin.removed = list(self.removed)
         twin.play_area = list(self.play_area)
@@ -779,47 +884,48 @@ class FlipCityState:
         return twin
 
     def resample_from_infostate(self, player: object, rng: object = None) -> FlipCityState:
-        """No private information in Flip City (§3): a clone."""
+        """No private information in the Flip City family (FC §3, §3): a clone."""
         self._check_seat(player)
         return self.clone()
 
-    # ----- notation (§5) -----
+    # ----- notation (FC §5, §5) -----
 
     def action_to_string(self, action: object) -> str:
+        game = self.game
         value = _as_int(action)
         if self.is_chance_node():
-            # READING: at a chance node the ids in range are the chance outcomes 0..11.
-            if value is None or not 0 <= value < MAX_CHANCE_OUTCOMES:
+            # READING: at a chance node the ids in range are the chance outcomes (face ids).
+            if value is None or not 0 <= value < game.max_chance_outcomes():
                 raise IllegalActionError(
-                    f"{GAME_NAME}: chance outcome {action!r} is out of range 0..{MAX_CHANCE_OUTCOMES - 1} "
-                    f"(seat {CHANCE}, chance)"
+                    f"{game.name}: chance outcome {action!r} is out of range "
+                    f"0..{game.max_chance_outcomes() - 1} (seat {CHANCE}, chance)"
                 )
             verb = "bottom" if self.pending == "bottom" else "reveal"
-            return f"{verb} {FACE_NAMES[value]}"
-        if value is None or not 0 <= value < NUM_DISTINCT_ACTIONS:
+            return f"{verb} {game.face_names[value]}"
+        if value is None or not 0 <= value < game.num_distinct_actions():
             raise IllegalActionError(
-                f"{GAME_NAME}: action {action!r} is out of range 0..{NUM_DISTINCT_ACTIONS - 1} "
+                f"{game.name}: action {action!r} is out of range 0..{game.num_distinct_actions() - 1} "
                 f"(seat {self.current_player()})"
             )
-        return decision_action_text(value)
+        return game.decision_action_text(value)
 
     def string_to_action(self, text: object) -> int:
-        """Relaxed parsing (§5); legality is not checked.
+        """Relaxed parsing (FC §5); legality is not checked.
 
         READING: at a chance node only the chance forms parse (``reveal <Face>``, ``bottom <Face>`` whichever
         the kind of chance node, or a bare face name); at any other node only the decision forms.
         """
         if not isinstance(text, str):
             raise InvalidNotationError(
-                f"{GAME_NAME}: an action text must be a str, not {type(text).__name__}"
+                f"{self.game.name}: an action text must be a str, not {type(text).__name__}"
             )
         key = _normalize_text(text)
-        table = _CHANCE_TEXT_TO_ID if self.is_chance_node() else _DECISION_TEXT_TO_ID
+        table = self.game._chance_text_to_id if self.is_chance_node() else self.game._decision_text_to_id
         if key not in table:
-            raise InvalidNotationError(f"{GAME_NAME}: cannot parse action {text!r}")
+            raise InvalidNotationError(f"{self.game.name}: cannot parse action {text!r}")
         return table[key]
 
-    # ----- observations (§6) -----
+    # ----- observations (FC §6, §6) -----
 
     def _check_seat(self, player: object) -> int:
         value = _as_int(player)
@@ -829,18 +935,28 @@ class FlipCityState:
 
     def observation_tensor(self, player: object) -> np.ndarray:
         observer = self._check_seat(player)
-        players = self.game.players
+        game = self.game
+        F = game.num_faces
+        players = game.players
         values: list[float] = []
         for offset in range(players):
             seat = self.seats[(observer + offset) % players]
             values.extend(seat.deck_counts())
-            top = [0] * NUM_FACES
+            top = [0] * F
             if seat.deck_known:
                 top[seat.deck_known[0]] = 1
             values.extend(top)
             values.extend(seat.discard)
+            if game.family:
+                bottom = [0] * F
+                for face in seat.deck_bottom:
+                    bottom[face] += 1
+                values.extend(bottom)
+                values.append(seat.limit_next)
         values.extend(self.supply)
         values.extend(self.play_area)
+        if game.family:
+            values.extend(self.removed)
         # READING: "the current seat" is the `current` field (whose turn it is), also at chance nodes.
         current_one_hot = [0] * players
         if self.phase != "over":
@@ -860,58 +976,93 @@ class FlipCityState:
                 self.turn,
             ]
         )
+        if game.family:
+            values.extend([self.flip_cash, self.digs])
         values.extend(int(self.phase == phase) for phase in PHASES)
-        values.extend(int(self.pending == pending) for pending in PENDINGS[1:])
+        values.extend(int(self.pending == pending) for pending in game.pendings[1:])
+        if game.family:
+            chosen_one_hot = [0] * players
+            if self.chosen >= 0:
+                chosen_one_hot[(self.chosen - observer) % players] = 1
+            values.extend(chosen_one_hot)
         tensor = np.asarray(values, dtype=np.float32)
-        assert tensor.shape == self.game.observation_shape()
+        assert tensor.shape == game.observation_shape()
         return tensor
 
     def observation_string(self, player: object) -> str:
         observer = self._check_seat(player)
-        players = self.game.players
-        lines = [f"Flip City, seen by seat {observer}: turn {self.turn}, seat {self.current} to move"]
+        game = self.game
+        players = game.players
+        title = "Flip City: Wilderness" if game.name == WILDERNESS_ID else "Flip City"
+        lines = [f"{title}, seen by seat {observer}: turn {self.turn}, seat {self.current} to move"]
         lines.append(f"phase {self.phase}, pending {self.pending}")
         for offset in range(players):
             seat_id = (observer + offset) % players
             seat = self.seats[seat_id]
-            top = FACE_NAMES[seat.deck_known[0]] if seat.deck_known else "-"
+            top = game.face_names[seat.deck_known[0]] if seat.deck_known else "-"
+            extra = ""
+            if seat.deck_bottom:
+                extra += f" (bottom {', '.join(game.face_names[f] for f in seat.deck_bottom)})"
+            if seat.limit_next:
+                extra += f"; +{seat.limit_next} limit next turn"
             lines.append(
-                f"seat {seat_id}: deck {seat.deck_size()} (top {top}); "
-                f"discard {_describe(seat.discard)}; best {seat.best}"
+                f"seat {seat_id}: deck {seat.deck_size()} (top {top}){extra}; "
+                f"discard {self._describe(seat.discard)}; best {seat.best}"
             )
-        lines.append(f"supply: {_describe(self.supply)}")
-        lines.append(f"play area: {_describe(self.play_area)}")
+        lines.append(f"supply: {self._describe(self.supply)}")
+        lines.append(f"play area: {self._describe(self.play_area)}")
         lines.append(
             f"cash {self.cash}, points {self.points}, unhappiness {self.unhappiness}/{self._limit()}"
             f"{', must play' if self.forced else ''}"
+            f"{f', {self.flip_cash} cash for Flip/Develop' if self.flip_cash else ''}"
         )
         if self.phase == "build":
             lines.append(
                 f"main action {'available' if self.main else 'used'}, extra buys {self.extra_buys}, "
                 f"extra flips {self.extra_flips}{', fees 1 less' if self.discount else ''}"
+                f"{f', digs {self.digs}' if self.digs else ''}"
             )
+        if self.chosen >= 0:
+            lines.append(f"chosen seat {self.chosen}")
         if any(self.removed):
-            lines.append(f"removed: {_describe(self.removed)}")
+            lines.append(f"removed: {self._describe(self.removed)}")
         if self.phase == "over":
             lines.append("winner: " + (f"seat {self.winner}" if self.winner >= 0 else "none"))
         return "\n".join(lines)
 
+    def _describe(self, counts: list[int]) -> str:
+        parts = [f"{count} {self.game.face_names[face]}" for face, count in enumerate(counts) if count]
+        return ", ".join(parts) if parts else "empty"
+
     def information_state_string(self, player: object) -> str:
-        """§6: ``seat=<p> history=<ids joined by ",">`` (perfect information, public history)."""
+        """FC §6: ``seat=<p> history=<ids joined by ",">`` (perfect information, public history)."""
         observer = self._check_seat(player)
         return f"seat={observer} history=" + ",".join(str(action) for action in self.actions)
 
-    # ----- serialization (§7) -----
+    # ----- serialization (FC §7, §7) -----
 
     def to_json_object(self) -> dict:
-        return {
+        family = self.game.family
+        seats = []
+        for seat in self.seats:
+            entry: dict = {
+                "best": seat.best,
+                "deck_known": list(seat.deck_known),
+                "deck_unknown": list(seat.deck_unknown),
+                "discard": list(seat.discard),
+            }
+            if family:
+                entry["deck_bottom"] = list(seat.deck_bottom)
+                entry["limit_next"] = seat.limit_next
+            seats.append(entry)
+        obj = {
             "cash": self.cash,
             "current": self.current,
             "discount": self.discount,
             "extra_buys": self.extra_buys,
             "extra_flips": self.extra_flips,
             "forced": self.forced,
-            "game": GAME_NAME,
+            "game": self.game.name,
             "history": list(self.actions),
             "limit_bonus": self.limit_bonus,
             "main": self.main,
@@ -921,21 +1072,16 @@ class FlipCityState:
             "play_area": list(self.play_area),
             "points": self.points,
             "removed": list(self.removed),
-            "seats": [
-                {
-                    "best": seat.best,
-                    "deck_known": list(seat.deck_known),
-                    "deck_unknown": list(seat.deck_unknown),
-                    "discard": list(seat.discard),
-                }
-                for seat in self.seats
-            ],
+            "seats": seats,
             "supply": list(self.supply),
             "turn": self.turn,
             "unhappiness": self.unhappiness,
             "version": SERIAL_VERSION,
             "winner": self.winner,
         }
+        if family:
+            obj.update(chosen=self.chosen, digs=self.digs, flip_cash=self.flip_cash)
+        return obj
 
     def serialize(self) -> str:
         return json.dumps(self.to_json_object(), sort_keys=True, separators=(",", ":"))
@@ -961,13 +1107,8 @@ def _player_label(player: int) -> str:
     return f"seat {player}"
 
 
-def _describe(counts: list[int]) -> str:
-    parts = [f"{count} {FACE_NAMES[face]}" for face, count in enumerate(counts) if count]
-    return ", ".join(parts) if parts else "empty"
-
-
 # ---------------------------------------------------------------------------------------------------------
-# Deserialization (§7)
+# Deserialization (FC §7, §7)
 # ---------------------------------------------------------------------------------------------------------
 
 _TOP_KEYS = frozenset(
@@ -997,10 +1138,64 @@ _TOP_KEYS = frozenset(
     }
 )
 _SEAT_KEYS = frozenset({"best", "deck_known", "deck_unknown", "discard"})
+_FAMILY_TOP_KEYS = _TOP_KEYS | {"chosen", "digs", "flip_cash"}
+_FAMILY_SEAT_KEYS = _SEAT_KEYS | {"deck_bottom", "limit_next"}
 
 
-def _bad(message: str) -> InvalidStateError:
-    return InvalidStateError(f"{GAME_NAME}: bad serialized state: {message}")
+class _Reader:
+    """Typed field access with the game's name in every message."""
+
+    def __init__(self, game: FlipCityGame) -> None:
+        self.game = game
+
+    def bad(self, message: str) -> InvalidStateError:
+        return InvalidStateError(f"{self.game.name}: bad serialized state: {message}")
+
+    def get_int(self, obj: dict, key: str, low: int, high: int) -> int:
+        value = obj[key]
+        if not _is_int(value):
+            raise self.bad(f"{key} must be an int, got {value!r}")
+        if not low <= value <= high:
+            raise self.bad(f"{key} = {value} is out of range {low}..{high}")
+        return value
+
+    def get_bool(self, obj: dict, key: str) -> bool:
+        value = obj[key]
+        if not isinstance(value, bool):
+            raise self.bad(f"{key} must be a bool, got {value!r}")
+        return value
+
+    def get_counts(self, obj: dict, key: str) -> list[int]:
+        size = self.game.num_faces
+        value = obj[key]
+        if not isinstance(value, list) or len(value) != size:
+            raise self.bad(f"{key} must be a list of {size} ints")
+        for count in value:
+            if not _is_int(count):
+                raise self.bad(f"{key} holds a non-int {count!r}")
+            if not 0 <= count <= MAX_COUNTER:
+                raise self.bad(f"{key} holds a count {count} out of range 0..{MAX_COUNTER}")
+        return list(value)
+
+    def get_faces(self, obj: dict, key: str, what: str) -> list[int]:
+        value = obj[key]
+        if not isinstance(value, list):
+            raise self.bad(f"{what} {key} must be a list")
+        for face in value:
+            if not _is_int(face) or not 0 <= face < self.game.num_faces:
+                raise self.bad(f"{what} {key} holds {face!r}, not a face id")
+        return list(value)
+
+    def check_keys(self, obj: object, keys: frozenset, what: str) -> dict:
+        if not isinstance(obj, dict):
+            raise self.bad(f"{what} must be a JSON object")
+        missing = keys - obj.keys()
+        extra = obj.keys() - keys
+        if missing:
+            raise self.bad(f"{what} lacks {sorted(missing)}")
+        if extra:
+            raise self.bad(f"{what} has unknown keys {sorted(extra)}")
+        return obj
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
@@ -1008,53 +1203,13 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
     result: dict = {}
     for key, value in pairs:
         if key in result:
-            raise _bad(f"key {key!r} given twice")
+            raise InvalidStateError(f"bad serialized state: key {key!r} given twice")
         result[key] = value
     return result
 
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _get_int(obj: dict, key: str, low: int, high: int) -> int:
-    value = obj[key]
-    if not _is_int(value):
-        raise _bad(f"{key} must be an int, got {value!r}")
-    if not low <= value <= high:
-        raise _bad(f"{key} = {value} is out of range {low}..{high}")
-    return value
-
-
-def _get_bool(obj: dict, key: str) -> bool:
-    value = obj[key]
-    if not isinstance(value, bool):
-        raise _bad(f"{key} must be a bool, got {value!r}")
-    return value
-
-
-def _get_counts(obj: dict, key: str) -> list[int]:
-    value = obj[key]
-    if not isinstance(value, list) or len(value) != NUM_FACES:
-        raise _bad(f"{key} must be a list of {NUM_FACES} ints")
-    for count in value:
-        if not _is_int(count):
-            raise _bad(f"{key} holds a non-int {count!r}")
-        if not 0 <= count <= MAX_COUNTER:
-            raise _bad(f"{key} holds a count {count} out of range 0..{MAX_COUNTER}")
-    return list(value)
-
-
-def _check_keys(obj: object, keys: frozenset, what: str) -> dict:
-    if not isinstance(obj, dict):
-        raise _bad(f"{what} must be a JSON object")
-    missing = keys - obj.keys()
-    extra = obj.keys() - keys
-    if missing:
-        raise _bad(f"{what} lacks {sorted(missing)}")
-    if extra:
-        raise _bad(f"{what} has unknown keys {sorted(extra)}")
-    return obj
 
 
 def _same_params(given: object, expected: dict) -> bool:
@@ -1064,136 +1219,159 @@ def _same_params(given: object, expected: dict) -> bool:
 
 
 def _deserialize(game: FlipCityGame, text: object) -> FlipCityState:
+    read = _Reader(game)
+    family = game.family
+    F = game.num_faces
     if not isinstance(text, str):
-        raise InvalidStateError(f"{GAME_NAME}: a serialized state must be a str, not {type(text).__name__}")
+        raise InvalidStateError(f"{game.name}: a serialized state must be a str, not {type(text).__name__}")
     try:
         obj = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except InvalidStateError:
-        raise
+    except InvalidStateError as error:
+        raise InvalidStateError(f"{game.name}: {error}") from None
     except Exception as error:  # JSONDecodeError, huge int literals, deep nesting, ...
-        raise _bad(f"not valid JSON ({type(error).__name__})") from None
-    obj = _check_keys(obj, _TOP_KEYS, "the state")
+        raise read.bad(f"not valid JSON ({type(error).__name__})") from None
+    obj = read.check_keys(obj, _FAMILY_TOP_KEYS if family else _TOP_KEYS, "the state")
 
     # Identity.
-    if obj["game"] != GAME_NAME:
-        raise _bad(f"game {obj['game']!r} is not {GAME_NAME!r}")
+    if obj["game"] != game.name:
+        raise read.bad(f"game {obj['game']!r} is not {game.name!r}")
     if not _is_int(obj["version"]) or obj["version"] != SERIAL_VERSION:
-        raise _bad(f"version {obj['version']!r} is not {SERIAL_VERSION}")
+        raise read.bad(f"version {obj['version']!r} is not {SERIAL_VERSION}")
     if not _same_params(obj["params"], game.params):
-        raise _bad(f"params {obj['params']!r} differ from the game's {game.params!r}")
+        raise read.bad(f"params {obj['params']!r} differ from the game's {game.params!r}")
 
     players = game.players
     max_turn = game.max_turns * players
 
     # Types and ranges of every field.
-    cash = _get_int(obj, "cash", 0, MAX_COUNTER)
-    points = _get_int(obj, "points", 0, MAX_COUNTER)
-    unhappiness = _get_int(obj, "unhappiness", 0, MAX_COUNTER)
-    limit_bonus = _get_int(obj, "limit_bonus", 0, MAX_COUNTER)
-    extra_buys = _get_int(obj, "extra_buys", 0, MAX_COUNTER)
-    extra_flips = _get_int(obj, "extra_flips", 0, MAX_COUNTER)
-    current = _get_int(obj, "current", 0, players - 1)
-    winner = _get_int(obj, "winner", -1, players - 1)
-    turn = _get_int(obj, "turn", 0, max_turn)
-    discount = _get_bool(obj, "discount")
-    forced = _get_bool(obj, "forced")
-    main = _get_bool(obj, "main")
+    cash = read.get_int(obj, "cash", 0, MAX_COUNTER)
+    points = read.get_int(obj, "points", 0, MAX_COUNTER)
+    unhappiness = read.get_int(obj, "unhappiness", 0, MAX_COUNTER)
+    limit_bonus = read.get_int(obj, "limit_bonus", 0, MAX_COUNTER)
+    extra_buys = read.get_int(obj, "extra_buys", 0, MAX_COUNTER)
+    extra_flips = read.get_int(obj, "extra_flips", 0, MAX_COUNTER)
+    current = read.get_int(obj, "current", 0, players - 1)
+    winner = read.get_int(obj, "winner", -1, players - 1)
+    turn = read.get_int(obj, "turn", 0, max_turn)
+    discount = read.get_bool(obj, "discount")
+    forced = read.get_bool(obj, "forced")
+    main = read.get_bool(obj, "main")
+    flip_cash = read.get_int(obj, "flip_cash", 0, MAX_COUNTER) if family else 0
+    digs = read.get_int(obj, "digs", 0, MAX_COUNTER) if family else 0
+    chosen = read.get_int(obj, "chosen", -1, players - 1) if family else -1
     phase = obj["phase"]
     if not isinstance(phase, str) or phase not in PHASES:
-        raise _bad(f"phase {phase!r} is not one of {PHASES}")
+        raise read.bad(f"phase {phase!r} is not one of {PHASES}")
     pending = obj["pending"]
-    if not isinstance(pending, str) or pending not in PENDINGS:
-        raise _bad(f"pending {pending!r} is not one of {PENDINGS}")
-    play_area = _get_counts(obj, "play_area")
-    removed = _get_counts(obj, "removed")
-    supply = _get_counts(obj, "supply")
+    if not isinstance(pending, str) or pending not in game.pendings:
+        raise read.bad(f"pending {pending!r} is not one of {game.pendings}")
+    play_area = read.get_counts(obj, "play_area")
+    removed = read.get_counts(obj, "removed")
+    supply = read.get_counts(obj, "supply")
 
     history = obj["history"]
     if not isinstance(history, list):
-        raise _bad("history must be a list")
+        raise read.bad("history must be a list")
     for action in history:
-        if not _is_int(action) or not 0 <= action < NUM_DISTINCT_ACTIONS:
-            raise _bad(f"history holds {action!r}, not an action id 0..{NUM_DISTINCT_ACTIONS - 1}")
+        if not _is_int(action) or not 0 <= action < game.num_distinct_actions():
+            raise read.bad(f"history holds {action!r}, not an action id 0..{game.num_distinct_actions() - 1}")
 
     seats_obj = obj["seats"]
     if not isinstance(seats_obj, list) or len(seats_obj) != players:
-        raise _bad(f"seats must be a list of {players} objects")
+        raise read.bad(f"seats must be a list of {players} objects")
     seats: list[SeatState] = []
     for index, seat_obj in enumerate(seats_obj):
-        seat_obj = _check_keys(seat_obj, _SEAT_KEYS, f"seat {index}")
-        best = _get_int(seat_obj, "best", 0, MAX_COUNTER)
-        deck_known = seat_obj["deck_known"]
-        if not isinstance(deck_known, list):
-            raise _bad(f"seat {index} deck_known must be a list")
-        for face in deck_known:
-            if not _is_int(face) or not 0 <= face < NUM_FACES:
-                raise _bad(f"seat {index} deck_known holds {face!r}, not a face id")
-        deck_unknown = _get_counts(seat_obj, "deck_unknown")
-        discard = _get_counts(seat_obj, "discard")
-        seats.append(SeatState(list(deck_known), deck_unknown, discard, best))
+        what = f"seat {index}"
+        seat_obj = read.check_keys(seat_obj, _FAMILY_SEAT_KEYS if family else _SEAT_KEYS, what)
+        best = read.get_int(seat_obj, "best", 0, MAX_COUNTER)
+        deck_known = read.get_faces(seat_obj, "deck_known", what)
+        deck_unknown = read.get_counts(seat_obj, "deck_unknown")
+        discard = read.get_counts(seat_obj, "discard")
+        deck_bottom: list[int] = []
+        limit_next = 0
+        if family:
+            deck_bottom = read.get_faces(seat_obj, "deck_bottom", what)
+            limit_next = read.get_int(seat_obj, "limit_next", 0, MAX_COUNTER)
+            if deck_bottom and not any(deck_unknown):
+                raise read.bad(f"{what} has known bottom cards below no unknown card (§3)")
+        seats.append(SeatState(deck_known, deck_unknown, discard, best, deck_bottom, limit_next))
 
-    # The supply holds front faces with a cost only, never more than at the start (§2, §7).
-    for face in range(NUM_FACES):
+    # The supply holds the front faces of the game's piles, never more than at the start (FC §2, §2.3).
+    for face in range(F):
         if game.faces[face].cost is None and supply[face] != 0:
-            raise _bad(f"supply holds {FACE_NAMES[face]}, which is never in the supply")
+            raise read.bad(f"supply holds {game.face_names[face]}, which is never in the supply")
         if supply[face] > game.initial_supply[face]:
-            raise _bad(f"supply holds {supply[face]} {FACE_NAMES[face]}, more than the starting supply")
+            raise read.bad(
+                f"supply holds {supply[face]} {game.face_names[face]}, more than the starting supply"
+            )
 
-    # Card conservation per double-sided type (§2).
-    totals = [0] * NUM_FACES
-    for face in range(NUM_FACES):
+    # Card conservation per double-sided type (FC §2, §2.3).
+    totals = [0] * F
+    for face in range(F):
         totals[face] += play_area[face] + removed[face] + supply[face]
     for seat in seats:
         for face, count in enumerate(seat.deck_counts()):
             totals[face] += count
-        for face in range(NUM_FACES):
+        for face in range(F):
             totals[face] += seat.discard[face]
-    for kind in range(6):
+    for kind in range(F // 2):
         expected = game.type_totals[kind]
+        # READING: a flipped Apartment / Country Resort is in no pile until its receiver is chosen.
         if kind == RESIDENTIAL_AREA // 2 and pending == "give_residential":
-            # READING: a flipped Apartment leaves the discard pile and reaches the chosen seat's discard
-            # pile only at `target` (§4.3, §4.2); meanwhile it is in no pile: one card of the type is in
-            # transit, so the type counts one card fewer.
+            expected -= 1
+        if family and kind == TRAILER_PARK // 2 and pending == "give_resort":
             expected -= 1
         found = totals[2 * kind] + totals[2 * kind + 1]
         if found != expected:
-            raise _bad(
-                f"{FACE_NAMES[2 * kind]}/{FACE_NAMES[2 * kind + 1]}: {found} cards where there are {expected}"
+            names = game.face_names
+            raise read.bad(
+                f"{names[2 * kind]}/{names[2 * kind + 1]}: {found} cards where there are {expected}"
             )
 
-    # Phases and pending steps (§7).
-    if pending in ("bottom", "shuffle", "give_apartment") and phase != "play":
-        raise _bad(f"pending {pending!r} outside the play phase")
-    if pending == "give_residential" and phase != "build":
-        raise _bad("pending 'give_residential' outside the build phase")
+    # Phases and pending steps (FC §7, §7).
+    if pending in ("bottom", "shuffle", "give_apartment", "airport", "airport_card") and phase != "play":
+        raise read.bad(f"pending {pending!r} outside the play phase")
+    if pending in ("give_residential", "give_resort", "market") and phase != "build":
+        raise read.bad(f"pending {pending!r} outside the build phase")
     if pending == "remove" and not (phase == "play" and game.solo):
-        raise _bad("pending 'remove' outside the play phase of a solo game")
+        raise read.bad("pending 'remove' outside the play phase of a solo game")
     if phase == "over" and pending != "none":
-        raise _bad("a pending step in a finished game")
-    if phase != "build" and (main or extra_buys != 0 or extra_flips != 0 or discount):
-        raise _bad("building fields set outside the build phase")
+        raise read.bad("a pending step in a finished game")
+    if phase != "build" and (main or extra_buys != 0 or extra_flips != 0 or discount or digs != 0):
+        raise read.bad("building fields set outside the build phase")
     if phase != "play" and forced:
-        raise _bad("forced set outside the play phase")
+        raise read.bad("forced set outside the play phase")
     if phase == "over":
-        # READING: the "turn counters" are cash, points, unhappiness, limit_bonus, extra_buys, extra_flips.
+        # READING: the "turn counters" are cash, points, unhappiness, limit_bonus, extra_buys, extra_flips,
+        # and in the family layout flip_cash.
         if any(play_area):
-            raise _bad("cards in the play area of a finished game")
-        if cash or points or unhappiness or limit_bonus or extra_buys or extra_flips:
-            raise _bad("turn counters set in a finished game")
+            raise read.bad("cards in the play area of a finished game")
+        if cash or points or unhappiness or limit_bonus or extra_buys or extra_flips or flip_cash:
+            raise read.bad("turn counters set in a finished game")
     elif winner != -1:
-        raise _bad("a winner while the game is not over")
+        raise read.bad("a winner while the game is not over")
     if phase != "over" and turn == max_turn:
-        raise _bad("the turn limit is reached but the game goes on")
-    if any(removed) and not game.solo:
-        raise _bad("cards are removed from the game only in solo")
-    if pending in ("give_apartment", "give_residential") and game.solo:
-        raise _bad("nobody to give a card to in solo")
+        raise read.bad("the turn limit is reached but the game goes on")
+    if any(removed) and not game.solo and not game.has_market:
+        raise read.bad("cards are removed from the game only in solo or by a Farmer's Market")
+    if pending in ("give_apartment", "give_residential", "give_resort") and game.solo:
+        raise read.bad("nobody to give a card to in solo")
     if pending == "bottom" and not any(seats[current].deck_unknown):
-        raise _bad("a pending bottom card with no unknown card in the deck")
+        raise read.bad("a pending bottom card with no unknown card in the deck")
+    if pending == "bottom" and seats[current].deck_bottom:
+        raise read.bad("a pending bottom card while the bottom card is known")
     if pending == "give_apartment" and seats[current].discard[APARTMENT] == 0:
-        raise _bad("a Power Plant gift with no Apartment in the discard pile")
+        raise read.bad("a Power Plant gift with no Apartment in the discard pile")
+    if pending == "market" and not any(play_area):
+        raise read.bad("a Farmer's Market removal with no played card")
+    if pending == "airport" and not any(any(seat.discard) for seat in seats):
+        raise read.bad("an Airport with every discard pile empty")
+    if (chosen != -1) != (pending == "airport_card"):
+        raise read.bad("chosen is set exactly while the Airport's card is chosen")
+    if pending == "airport_card" and not any(seats[chosen].discard):
+        raise read.bad("an Airport's card from an empty discard pile")
     if game.solo and phase != "over" and not any(supply):
-        raise _bad("a solo game with an empty supply is lost, so over")
+        raise read.bad("a solo game with an empty supply is lost, so over")
 
     return FlipCityState(
         game=game,
@@ -1216,7 +1394,19 @@ def _deserialize(game: FlipCityGame, text: object) -> FlipCityState:
         discount=discount,
         winner=winner,
         actions=list(history),
+        flip_cash=flip_cash,
+        digs=digs,
+        chosen=chosen,
     )
 
 
-__all__ = ["FlipCityGame", "FlipCityState", "SeatState", "Face", "BASE_FACES", "FACE_NAMES"]
+__all__ = [
+    "ALL_FACE_NAMES",
+    "BASE_FACES",
+    "FACE_NAMES",
+    "Face",
+    "FlipCityGame",
+    "FlipCityState",
+    "FlipCityWildernessGame",
+    "SeatState",
+]

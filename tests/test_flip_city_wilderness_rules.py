@@ -1,0 +1,719 @@
+"""Flip City: Wilderness and mixed Flip City supplies: every rulebook example, FAQ answer and card text
+(docs/rules/flip_city_wilderness.md §9) as a scenario, on both engines.
+
+Each test builds a position in the family-layout serialization (docs/rules/flip_city_wilderness.md §7) with
+``position``, applies the actions of the example and checks the outcome the rulebook states; the docstring
+quotes the rulebook. The Rust engine is skipped until it registers ``flip_city_wilderness``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+
+import pytest
+
+import meeplex
+from meeplex.errors import IllegalActionError, InvalidStateError
+
+# §2.1 face ids (family layout, F = 22).
+F = 22
+(RA, APT, CS, MALL, PARK, STATION, HOSP, CHURCH, OFFICE, TRADE, FACTORY, PLANT,
+ TP, CR, LOG, ARCH, FM, INTER, WIND, AIRPORT, CAMP, RES) = range(F)  # fmt: skip
+
+# §5 action ids (family layout).
+PLAY, STOP, END = 0, 1, 2
+EXCAVATE = 18 + 6 * F
+
+
+def shuffle(k: int = 0) -> int:
+    return 3 + k
+
+
+def recycle(face: int) -> int:
+    return 14 + face
+
+
+def buy(face: int) -> int:
+    return 14 + F + face
+
+
+def develop(face: int) -> int:
+    return 14 + 2 * F + face
+
+
+def flip(face: int) -> int:
+    return 14 + 3 * F + face
+
+
+def target(seat: int) -> int:
+    return 14 + 4 * F + seat
+
+
+def remove(face: int) -> int:
+    return 18 + 4 * F + face
+
+
+def select(face: int) -> int:
+    return 18 + 5 * F + face
+
+
+# §1.1 piles, §2.3 starting decks.
+PILES = {
+    "cs": (CS, 12), "park": (PARK, 8), "hosp": (HOSP, 12), "off": (OFFICE, 10), "fac": (FACTORY, 8),
+    "log": (LOG, 12), "market": (FM, 12), "wind": (WIND, 8), "camp": (CAMP, 8),
+}  # fmt: skip
+STARTING = {
+    "flip_city": {RA: 4, APT: 1, CS: 1, PARK: 1, HOSP: 1, FACTORY: 1},
+    "flip_city_wilderness": {TP: 4, CR: 1, LOG: 1, FM: 1, WIND: 1, CAMP: 1},
+}
+DEFAULT_PILES = {"flip_city": "cs+park+hosp+fac", "flip_city_wilderness": "log+market+wind+camp"}
+
+WILDERNESS = "flip_city_wilderness"
+
+
+@pytest.fixture(autouse=True)
+def _rust_needs_wilderness(engine):
+    if engine.name == "rust" and WILDERNESS not in meeplex.games():
+        pytest.skip("the Rust core does not register flip_city_wilderness yet")
+
+
+def counts(cards: Iterable[int] | Mapping[int, int] = ()) -> list[int]:
+    """Counts per face from a list of faces (repeats allowed) or a {face: count} dict."""
+    out = [0] * F
+    items = cards.items() if isinstance(cards, Mapping) else ((f, 1) for f in cards)
+    for face, n in items:
+        out[face] += n
+    return out
+
+
+def seat(deck_known=(), deck_unknown=(), discard=(), deck_bottom=(), best=0, limit_next=0) -> dict:
+    return {
+        "best": best,
+        "deck_bottom": list(deck_bottom),
+        "deck_known": list(deck_known),
+        "deck_unknown": counts(deck_unknown),
+        "discard": counts(discard),
+        "limit_next": limit_next,
+    }
+
+
+def starting_supply(game) -> list[int]:
+    params = game.params
+    codes = set(params.get("supply", DEFAULT_PILES[game.name]).split("+"))
+    if params["office"]:
+        codes.add("off")
+    supply = [0] * F
+    for code in codes:
+        front, size = PILES[code]
+        supply[front] = 4 if params["players"] == 1 else size
+    return supply
+
+
+def position(game, *, seats=None, play_area=(), removed=(), supply=None, filler=None, **fields) -> dict:
+    """A valid §7 state dict for ``game``. Cards of a type not placed go to the supply (up to its starting
+    size), then to the discard pile of ``filler`` (default: the seat after the current one), or in solo to
+    ``removed``. ``fields`` override the top-level keys."""
+    players = game.params["players"]
+    seats = [dict(s) for s in (seats or [seat() for _ in range(players)])]
+    assert len(seats) == players
+    state = {
+        "cash": 0, "chosen": -1, "current": 0, "digs": 0, "discount": False, "extra_buys": 0,
+        "extra_flips": 0, "flip_cash": 0, "forced": False, "game": game.name, "history": [], "limit_bonus": 0,
+        "main": False, "params": game.params, "pending": "none", "phase": "play",
+        "play_area": counts(play_area), "points": 0, "removed": counts(removed), "seats": seats,
+        "supply": None, "turn": 0, "unhappiness": 0, "version": 1, "winner": -1,
+    }  # fmt: skip
+    state.update(fields)
+    start = starting_supply(game)
+    state["supply"] = counts(supply) if supply is not None else [0] * F
+    used = [0] * F
+    for s in seats:
+        for face in s["deck_known"] + s["deck_bottom"]:
+            used[face] += 1
+        for pile in (s["deck_unknown"], s["discard"]):
+            used = [a + b for a, b in zip(used, pile, strict=True)]
+    used = [a + b + c for a, b, c in zip(used, state["play_area"], state["removed"], strict=True)]
+    if filler is None:
+        filler = (state["current"] + 1) % players
+    deck = STARTING[game.name]
+    for k in range(F // 2):
+        front = 2 * k
+        total = players * (deck.get(front, 0) + deck.get(front + 1, 0)) + start[front]
+        left = total - used[front] - used[front + 1]
+        if state["pending"] in ("give_resort",) and front == TP:
+            left -= 1  # the card in transit
+        if supply is None:
+            state["supply"][front] = min(left, start[front])
+        left -= state["supply"][front]
+        assert left >= 0, f"scenario uses too many cards of face {front}"
+        if left and players == 1:
+            state["removed"][front] += left
+        elif left:
+            seats[filler]["discard"][front] += left
+    return state
+
+
+def dump(obj: dict) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def view(state) -> dict:
+    return json.loads(state.serialize())
+
+
+def setup(make, game_id: str = WILDERNESS, params: Mapping | None = None, **kwargs):
+    """The game and the state of ``position(game, **kwargs)``."""
+    game = make(game_id, **(params or {}))
+    return game, game.deserialize_state(dump(position(game, **kwargs)))
+
+
+def play_turn(make, deck=(), players=2, game_id=WILDERNESS, params=None, discard=(), others=None, **fields):
+    """Seat 0 in its Play Cards phase with ``deck`` as its known deck and ``discard`` as its discard pile; the
+    other seats have a known card on top, so that no chance node comes first."""
+    others = others or [seat(deck_known=[LOG]) for _ in range(players - 1)]
+    seats = [seat(deck_known=deck, discard=discard)] + others
+    return setup(make, game_id, dict(params or {}, players=players), seats=seats, **fields)
+
+
+def build_turn(make, discard=(), players=2, game_id=WILDERNESS, params=None, **fields):
+    """Seat 0 in its Building phase, main action available, with ``discard`` as its discard pile."""
+    seats = [seat(discard=discard)] + [seat(deck_known=[LOG]) for _ in range(players - 1)]
+    fields.setdefault("main", True)
+    return setup(make, game_id, dict(params or {}, players=players), seats=seats, phase="build", **fields)
+
+
+def limit_index(players: int) -> int:
+    """§6 family layout: the limit's index (after the seats, supply, play area, removed, current one-hot,
+    cash, points, unhappiness)."""
+    return (4 * F + 1) * players + 3 * F + players + 3
+
+
+# --- A: Play Cards Phase -----------------------------------------------------------------------------------
+
+
+def test_wind_farm_provides_two_cash(make):
+    """Play Cards 1: "Example: A Wind Farm provides 2 cash when played." """
+    game, state = play_turn(make, deck=[WIND, LOG])
+    state.apply_action(PLAY)
+    v = view(state)
+    assert (v["cash"], v["points"], v["unhappiness"]) == (2, 0, 0)
+    assert state.legal_actions() == [PLAY, STOP]
+
+
+def test_trailer_park_on_top_must_be_played(make):
+    """Trailer Park: "When Trailer Park is the top card of your deck, you must play it." — a recycle may come
+    first (W 3)."""
+    game, state = play_turn(make, deck=[TP, LOG])
+    assert state.legal_actions() == [PLAY]
+    game, state = play_turn(make, deck=[TP, LOG], discard=[RES])
+    assert state.legal_actions() == [PLAY, recycle(RES)]
+    state.apply_action(PLAY)
+    v = view(state)
+    assert (v["cash"], v["unhappiness"]) == (1, 1)  # W 2: 1 cash, 1 unhappiness
+
+
+@pytest.mark.parametrize(("trailer_cash", "cash"), [(1, 1), (0, 0)])
+def test_trailer_park_cash(make, trailer_cash, cash):
+    """Trailer Park: "Building Cost: 1. Provides: 1 unhappiness." — the coin is its cash (W 2)."""
+    game, state = play_turn(make, deck=[TP, LOG], params={"trailer_cash": trailer_cash})
+    state.apply_action(PLAY)
+    assert view(state)["cash"] == cash
+    assert all(buy(TP) != a for a in state.legal_actions())
+
+
+def test_a3_trailer_park_at_the_limit_must_be_played_and_ends_the_turn(make):
+    """A.3: "if there are 3 or more unhappiness among the cards you played, your turn ends immediately" and
+    the Trailer Park must be played (W 3)."""
+    game, state = play_turn(make, deck=[TP, LOG], play_area=[TP, FM], cash=3, unhappiness=2)
+    assert state.legal_actions() == [PLAY]
+    state.apply_action(PLAY)
+    v = view(state)
+    assert state.current_player() == 1 and v["current"] == 1 and v["turn"] == 1
+    assert v["seats"][0]["discard"] == counts({TP: 2, FM: 1})
+    assert v["seats"][0]["deck_known"] == [LOG]
+
+
+def test_a3_trailer_park_not_played_after_exceeding_limit(make):
+    """A.3: "If you exceed your limit and there is still a Trailer Park on top of your deck, you do not play
+    it, your turn ends immediately." """
+    game, state = play_turn(make, deck=[FM, TP, LOG], play_area=[TP, TP], cash=2, unhappiness=2)
+    state.apply_action(PLAY)
+    v = view(state)
+    assert state.current_player() == 1
+    assert v["seats"][0]["deck_known"] == [TP, LOG]
+    assert v["seats"][0]["discard"] == counts({TP: 2, FM: 1})
+    assert state.returns() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(("reading", "limit", "flip_cash"), [("limit", 1, 0), ("cash", 0, 3), ("both", 1, 3)])
+def test_a3_note_water_reservoir_recycled(make, reading, limit, flip_cash):
+    """A.3 Note: "The Water Reservoir increases this limit during a turn in which it is recycled, allowing you
+    to safely play more unhappiness."; the card: "Can only be used for Flip and Develop actions" (W 13)."""
+    game, state = play_turn(
+        make, deck=[TP, LOG], discard=[RES], play_area=[TP, FM], cash=3, unhappiness=2,
+        params={"reservoir_recycle": reading},
+    )  # fmt: skip
+    state.apply_action(recycle(RES))
+    v = view(state)
+    assert (v["limit_bonus"], v["flip_cash"], v["cash"]) == (limit, flip_cash, 3)
+    assert v["seats"][0]["discard"] == counts({CAMP: 1})  # A.4: it stays, turned over
+    assert state.observation_tensor(1)[limit_index(2)] == 2 + limit
+    state.apply_action(PLAY)
+    v = view(state)
+    if limit:
+        assert state.current_player() == 0 and v["unhappiness"] == 3 and v["phase"] == "play"
+    else:
+        assert state.current_player() == 1 and v["turn"] == 1
+
+
+def test_a4_interchange_recycled_stays_in_discard_pile(make):
+    """A.4: "you can turn over a recyclable card in your discard pile to gain temporary cash ... the recycled
+    card still remains in your discard pile." (Interchange: +1 cash, W 9)"""
+    for amount in (1, 0):
+        game, state = play_turn(make, deck=[LOG], discard=[INTER], params={"interchange_cash": amount})
+        assert recycle(INTER) in state.legal_actions()
+        state.apply_action(recycle(INTER))
+        v = view(state)
+        assert v["cash"] == amount
+        assert v["seats"][0]["discard"] == counts({FM: 1})
+
+
+# --- Card texts ------------------------------------------------------------------------------------------
+
+
+def test_interchange_left_in_discard_pile_through_a_shuffle(make):
+    """Interchange: "You must leave this card in your discard pile when you shuffle." """
+    game, state = play_turn(make, deck=[], discard={INTER: 2, LOG: 1, TP: 1})
+    assert state.legal_actions() == [STOP, shuffle(0), recycle(INTER)]
+    state.apply_action(shuffle(0))
+    v = view(state)
+    assert v["seats"][0]["discard"] == counts({INTER: 2})
+    assert v["seats"][0]["deck_unknown"] == counts({LOG: 1, TP: 1})
+    assert state.current_player() == meeplex.CHANCE
+
+
+def test_shuffle_refused_when_only_interchanges_would_move(make):
+    """Interchange stays at a shuffle, so a shuffle of a discard pile of Interchanges changes nothing and is
+    not offered (W 9, FC interp. 13)."""
+    game, state = play_turn(make, deck=[], discard={INTER: 2})
+    assert state.legal_actions() == [STOP, recycle(INTER)]
+
+
+def test_trade_center_shuffle_leaves_interchanges(make):
+    """Trade Center: "shuffle your discard pile into your deck"; Interchange stays (mixed supply)."""
+    game, state = play_turn(
+        make, deck=[TRADE, LOG], discard={INTER: 1, OFFICE: 1},
+        params={"supply": "log+off+hosp+fac+park"},
+    )  # fmt: skip
+    state.apply_action(PLAY)
+    assert state.legal_actions() == [shuffle(0), shuffle(1)]
+    state.apply_action(shuffle(1))
+    v = view(state)
+    assert v["seats"][0]["deck_known"] == [OFFICE]
+    assert v["seats"][0]["deck_unknown"] == counts({LOG: 1})
+    assert v["seats"][0]["discard"] == counts({INTER: 1})
+
+
+def test_archaeology_site_recycled_to_the_bottom_of_the_deck(make):
+    """Logging Site / Archaeology Site: "Recycle Ability: Return this card to the bottom of your deck." (W 5
+    ``proposed``: the Archaeology Site turns back and goes to the bottom, W 6)."""
+    seats = [seat(deck_known=[WIND], deck_unknown={TP: 2}, discard=[ARCH]), seat(deck_known=[LOG])]
+    game, state = setup(make, seats=seats)
+    assert recycle(ARCH) in state.legal_actions() and recycle(LOG) not in state.legal_actions()
+    state.apply_action(recycle(ARCH))
+    v = view(state)
+    assert v["seats"][0]["deck_bottom"] == [LOG]
+    assert v["seats"][0]["discard"] == [0] * F
+    assert v["cash"] == 0 and v["points"] == 0
+    # The deck's counts include the known bottom card (§6).
+    assert state.observation_tensor(0)[LOG] == 1
+
+
+def test_archaeology_site_recycled_into_an_empty_deck_can_be_played(make):
+    """W 6: a card recycled "to the bottom" of an empty deck becomes the whole, known deck."""
+    game, state = play_turn(make, deck=[], discard=[ARCH])
+    assert state.legal_actions() == [STOP, shuffle(0), recycle(ARCH)]
+    state.apply_action(recycle(ARCH))
+    v = view(state)
+    assert v["seats"][0]["deck_known"] == [LOG] and v["seats"][0]["deck_bottom"] == []
+    assert state.legal_actions() == [PLAY, STOP]
+
+
+def test_known_bottom_card_joins_the_known_deck_when_the_rest_is_revealed(make):
+    """§3: when the unknown part is used up, the known bottom cards follow the revealed card."""
+    seats = [seat(deck_known=[WIND], deck_unknown={TP: 1}, deck_bottom=[LOG, ARCH]), seat(deck_known=[LOG])]
+    game, state = setup(make, seats=seats)
+    state.apply_action(PLAY)
+    assert state.current_player() == meeplex.CHANCE
+    assert state.chance_weights() == [(TP, 1)]
+    state.apply_action(TP)
+    v = view(state)
+    assert v["seats"][0]["deck_known"] == [TP, LOG, ARCH] and v["seats"][0]["deck_bottom"] == []
+
+
+def test_factory_takes_the_known_bottom_card(make):
+    """Factory: "If your deck is not empty, place the bottom card from your deck into your discard pile." —
+    a card recycled to the bottom is the known bottom card (W 6; mixed supply)."""
+    seats = [seat(deck_known=[FACTORY], deck_unknown={TP: 2}, deck_bottom=[LOG]), seat(deck_known=[LOG])]
+    game, state = setup(make, params={"supply": "log+off+hosp+fac+park"}, seats=seats)
+    state.apply_action(PLAY)
+    v = view(state)
+    assert v["cash"] == 2 and v["pending"] == "none"
+    assert v["seats"][0]["discard"] == counts({LOG: 1}) and v["seats"][0]["deck_bottom"] == []
+    assert state.current_player() == meeplex.CHANCE and state.chance_weights() == [(TP, 2)]
+    assert state.action_to_string(TP) == "reveal Trailer Park"
+
+
+def test_archaeology_site_twenty_cash_for_three_points(make):
+    """B, Note: "The Archaeology Site allows you to spend 20 cash in order to gain 3 points during the
+    Building phase." (W 7: once per Archaeology Site played, not the Building action; the points count)"""
+    game, state = play_turn(make, deck=[], play_area={ARCH: 1, AIRPORT: 2, RES: 1}, cash=24, points=6)
+    assert EXCAVATE not in state.legal_actions()
+    state.apply_action(STOP)
+    v = view(state)
+    assert v["digs"] == 1
+    assert EXCAVATE in state.legal_actions() and buy(LOG) in state.legal_actions()
+    state.apply_action(buy(LOG))  # the Building action first
+    assert state.legal_actions() == [END, EXCAVATE]
+    assert state.action_to_string(EXCAVATE) == "excavate"
+    state.apply_action(EXCAVATE)
+    v = view(state)
+    assert (v["cash"], v["points"], v["digs"], v["main"]) == (2, 9, 0, False)
+    assert state.legal_actions() == [END]
+    state.apply_action(END)
+    assert state.is_terminal() and state.returns() == [1.0, 0.0]
+    assert state.scores() == [9.0, 0.0]
+
+
+def test_archaeology_site_needs_twenty_cash(make):
+    """Archaeology Site: "Pay 20 cash to gain 3 points." """
+    game, state = build_turn(make, play_area={ARCH: 2}, cash=19, digs=2)
+    assert EXCAVATE not in state.legal_actions()
+
+
+def test_printed_logging_and_archaeology_texts(make):
+    """W 5 ``printed``: the Logging Site's recycle sends it (turned over) to the bottom of the deck; the
+    Archaeology Site's recycle pays 20 cash for 3 points; the fee 2 is the Archaeology Site's."""
+    params = {"logging_text": "printed"}
+    seats = [seat(deck_known=[WIND], deck_unknown={TP: 1}, discard={LOG: 1, ARCH: 1}), seat(deck_known=[LOG])]
+    game, state = setup(make, params=params, seats=seats, cash=19)
+    assert recycle(LOG) in state.legal_actions() and recycle(ARCH) not in state.legal_actions()
+    state.apply_action(recycle(LOG))
+    v = view(state)
+    assert v["seats"][0]["deck_bottom"] == [ARCH] and v["seats"][0]["discard"] == counts({ARCH: 1})
+    game, state = setup(make, params=params, seats=seats, cash=21)
+    state.apply_action(recycle(ARCH))
+    v = view(state)
+    assert (v["cash"], v["points"]) == (1, 3)
+    assert v["seats"][0]["discard"] == counts({LOG: 2})
+    game, state = build_turn(make, params=params, discard=[ARCH, LOG], cash=20, play_area={ARCH: 1})
+    legal = state.legal_actions()
+    assert flip(ARCH) in legal and flip(LOG) not in legal and develop(LOG) not in legal
+    assert EXCAVATE not in legal
+
+
+def test_farmers_market_removes_a_played_card(make):
+    """Farmer's Market: "When you Buy or Develop this card: Remove one card you played this turn from the
+    game." (W 8)"""
+    game, state = build_turn(make, cash=3, play_area={TP: 1, WIND: 1})
+    state.apply_action(buy(FM))
+    v = view(state)
+    assert v["pending"] == "market" and v["seats"][0]["discard"][FM] == 1
+    assert state.legal_actions() == [select(TP), select(WIND)]
+    assert state.action_to_string(select(TP)) == "select Trailer Park"
+    removed_before = v["removed"][TP]
+    state.apply_action(select(TP))
+    v = view(state)
+    assert v["play_area"] == counts({WIND: 1}) and v["removed"][TP] == removed_before + 1
+    assert v["pending"] == "none" and state.legal_actions() == [END]
+
+
+def test_farmers_market_develop_removes_too(make):
+    """Farmer's Market: "When you Buy or Develop this card" — Develop (3 + 4) also removes."""
+    game, state = build_turn(make, cash=7, play_area={LOG: 1})
+    state.apply_action(develop(FM))
+    v = view(state)
+    assert v["pending"] == "market" and v["seats"][0]["discard"][INTER] == 1
+    state.apply_action(select(LOG))
+    assert view(state)["play_area"] == [0] * F
+
+
+def test_farmers_market_with_nothing_played_removes_nothing(make):
+    """W 8: the removal needs a played card."""
+    game, state = build_turn(make, cash=3)
+    state.apply_action(buy(FM))
+    assert view(state)["pending"] == "none"
+
+
+def test_wind_farm_gives_an_extra_flip(make):
+    """Wind Farm: "When you Buy or Develop this card: Additionally, you may Flip once during this Building
+    Phase." (W 10: even the Wind Farm itself)"""
+    game, state = build_turn(make, cash=11)
+    state.apply_action(buy(WIND))
+    v = view(state)
+    assert (v["main"], v["extra_flips"], v["cash"]) == (False, 1, 6)
+    assert flip(WIND) in state.legal_actions()
+    state.apply_action(flip(WIND))
+    v = view(state)
+    assert v["seats"][0]["discard"] == counts({AIRPORT: 1}) and v["extra_flips"] == 0 and v["cash"] == 0
+
+
+def test_camping_grounds_raises_next_turns_limit(make):
+    """Camping Grounds: "When you Buy or Develop this card: Add +1 to your unhappiness limit next turn."
+    (W 12: the happiness tokens become state)"""
+    seats = [seat(deck_known=[TP]), seat(deck_known=[LOG])]
+    game, state = setup(make, seats=seats, phase="build", main=True, cash=4)
+    state.apply_action(buy(CAMP))
+    v = view(state)
+    assert v["seats"][0]["limit_next"] == 1 and v["limit_bonus"] == 0
+    assert state.observation_tensor(0)[4 * F] == 1  # §6: the seat's limit_next
+    state.apply_action(END)
+    v = view(state)
+    assert (v["current"], v["limit_bonus"], v["seats"][0]["limit_next"]) == (1, 0, 1)
+    state.apply_action(STOP)
+    state.apply_action(END)
+    v = view(state)
+    assert (v["current"], v["limit_bonus"], v["seats"][0]["limit_next"]) == (0, 1, 0)
+    assert state.observation_tensor(0)[limit_index(2)] == 3
+
+
+def test_country_resort_shuffled_into_an_opponents_deck(make):
+    """Country Resort: "Flip Fee: 9. Flip this card and shuffle it into an opponent's deck." (W 4)"""
+    others = [seat(deck_known=[LOG]), seat(deck_known=[WIND, CAMP], deck_unknown={TP: 1})]
+    seats = [seat(discard=[CR])] + others
+    game, state = setup(make, params={"players": 3}, seats=seats, phase="build", main=True, cash=9)
+    assert flip(CR) in state.legal_actions()
+    state.apply_action(flip(CR))
+    v = view(state)
+    assert (v["pending"], v["cash"], v["main"]) == ("give_resort", 0, False)
+    assert v["seats"][0]["discard"][CR] == 0
+    assert state.legal_actions() == [target(1), target(2)]
+    state.apply_action(target(2))
+    v = view(state)
+    assert v["pending"] == "none"
+    assert v["seats"][2]["deck_known"] == [] and v["seats"][2]["deck_unknown"] == counts(
+        {TP: 2, WIND: 1, CAMP: 1}
+    )
+    assert state.current_player() == meeplex.CHANCE
+    assert state.chance_weights() == [(TP, 2), (WIND, 1), (CAMP, 1)]
+
+
+def test_country_resort_needs_its_fee(make):
+    """Country Resort: "Flip Fee: 9"."""
+    game, state = build_turn(make, cash=8, discard=[CR])
+    assert flip(CR) not in state.legal_actions()
+
+
+def test_airport_shuffles_a_card_into_any_players_deck(make):
+    """Airport: "Recycle Ability: Choose a card in any discard pile, and shuffle it into that player's deck."
+    (W 11)"""
+    others = [seat(deck_known=[LOG, CAMP], discard={TP: 2}), seat(deck_known=[LOG])]
+    game, state = play_turn(make, players=3, deck=[WIND], discard=[AIRPORT], others=others, filler=2)
+    state.apply_action(recycle(AIRPORT))
+    v = view(state)
+    assert v["pending"] == "airport" and v["seats"][0]["discard"] == counts({WIND: 1})
+    assert state.legal_actions() == [target(0), target(1), target(2)]
+    state.apply_action(target(1))
+    v = view(state)
+    assert (v["pending"], v["chosen"]) == ("airport_card", 1)
+    assert state.legal_actions() == [select(TP)]
+    state.apply_action(select(TP))
+    v = view(state)
+    assert (v["pending"], v["chosen"]) == ("none", -1)
+    assert v["seats"][1]["discard"] == counts({TP: 1})
+    assert v["seats"][1]["deck_known"] == [] and v["seats"][1]["deck_unknown"] == counts(
+        {TP: 1, LOG: 1, CAMP: 1}
+    )
+    assert state.current_player() == meeplex.CHANCE
+
+
+def test_airport_may_choose_its_own_wind_farm(make):
+    """W 11: the Airport turns over first, so its Wind Farm may be the card chosen."""
+    game, state = play_turn(make, deck=[LOG], discard=[AIRPORT])
+    state.apply_action(recycle(AIRPORT))
+    state.apply_action(target(0))
+    assert state.legal_actions() == [select(WIND)]
+    state.apply_action(select(WIND))
+    v = view(state)
+    assert v["seats"][0]["deck_unknown"] == counts({WIND: 1, LOG: 1}) and v["seats"][0]["deck_known"] == []
+
+
+# --- B: Building Phase, Game End ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_victory_by_eight_points(make, players):
+    """B: "After selecting and executing your action for the turn, if you were provided with 8 points, then
+    you win!" """
+    game, state = build_turn(make, players=players, points=8, play_area={AIRPORT: 2, RES: 2})
+    state.apply_action(END)
+    assert state.is_terminal() and state.returns() == [1.0] + [0.0] * (players - 1)
+
+
+def test_seven_points_do_not_win(make):
+    """Game End: "Whenever a player gains 8 points or more" — 7 are not enough."""
+    game, state = build_turn(make, points=7, play_area={AIRPORT: 2, RES: 1})
+    state.apply_action(END)
+    assert not state.is_terminal() and state.scores() == [7.0, 0.0]
+
+
+def test_no_eighteen_card_victory_in_wilderness(make):
+    """Game End names only the 8 points (W 14): 18 cards played are no win without a Convenience Store."""
+    game, state = build_turn(make, play_area={TP: 6, LOG: 6, WIND: 6})
+    state.apply_action(END)
+    assert not state.is_terminal()
+
+
+def test_convenience_store_condition_in_a_mixed_supply(make):
+    """Flip City Game End: "or satisfies another victory condition printed on a card they played (such as the
+    Convenience Store)" — it holds in a Wilderness game with a Convenience Store pile (W 14)."""
+    params = {"supply": "cs+park+market+wind+camp"}
+    game, state = build_turn(make, params=params, play_area={CS: 1, TP: 4, LOG: 1, WIND: 6, CAMP: 6})
+    state.apply_action(END)
+    assert state.is_terminal() and state.returns() == [1.0, 0.0]
+
+
+def test_faq1_limit_and_eight_points_same_turn_no_win(make):
+    """FAQ Q1: "Your turn would end immediately during the Play Cards Phase. You check for victory only at
+    the end of the Building Phase, so in this situation you would not win"."""
+    game, state = play_turn(make, deck=[TP, LOG], play_area={AIRPORT: 2, RES: 2, FM: 2}, cash=4, points=8,
+                            unhappiness=2)  # fmt: skip
+    state.apply_action(PLAY)
+    v = view(state)
+    assert state.current_player() == 1 and not state.is_terminal()
+    assert (v["winner"], v["turn"]) == (-1, 1)
+    assert state.scores() == [0.0, 0.0]
+
+
+def test_faq2_empty_supply_cannot_buy(make):
+    """FAQ Q2: "What if the general supply is empty? You simply can't buy any cards." """
+    game, state = build_turn(make, cash=30, supply=[])
+    assert state.legal_actions() == [END]
+    before = state.serialize()
+    with pytest.raises(IllegalActionError):
+        state.apply_action(buy(LOG))
+    assert state.serialize() == before
+
+
+def test_faq3_discard_piles_are_open(make):
+    """FAQ Q3: "May I examine my discard pile? Yes" — every seat's observation shows every discard pile."""
+    game, state = play_turn(make, deck=[LOG], discard={INTER: 1, AIRPORT: 1})
+    for observer in (0, 1):
+        offset = ((0 - observer) % 2) * (4 * F + 1)
+        tensor = state.observation_tensor(observer)
+        assert tensor[offset + 2 * F + INTER] == 1 and tensor[offset + 2 * F + AIRPORT] == 1
+
+
+@pytest.mark.parametrize(
+    ("game_id", "supply", "colours", "ok"),
+    [
+        ("flip_city", "cs+log+hosp+fac", "cost", False),  # Convenience Store and Logging Site
+        ("flip_city", "cs+park+market+wind+camp", "cost", True),
+        ("flip_city", "cs+park+hosp+fac+wind", "cost", False),  # Factory and Wind Farm
+        (WILDERNESS, "log+market+wind+camp+off", "cost", False),  # Farmer's Market and Office
+        (WILDERNESS, "log+market+wind+camp+off", "size", True),
+        (WILDERNESS, "log+hosp+fac+park", "size", True),
+        (WILDERNESS, "log+market+hosp", "size", False),  # Farmer's Market and Hospital
+        (WILDERNESS, "cs+log", "none", True),
+    ],
+)
+def test_faq4_no_two_piles_share_a_title_bar_colour(engine, game_id, supply, colours, ok):
+    """FAQ Q4: "you should not have any pile of cards with the same color title bar as any other pile"."""
+    if not ok:
+        with pytest.raises(InvalidStateError):
+            engine.make(game_id, supply=supply, colours=colours)
+        return
+    game = engine.make(game_id, supply=supply, colours=colours)
+    v = view(game.new_initial_state())
+    assert v["supply"] == counts({PILES[code][0]: PILES[code][1] for code in supply.split("+")})
+    final = engine.play_random(engine.make(game_id, supply=supply, colours=colours, max_turns=3), 1)
+    assert final.is_terminal()
+
+
+def test_faq4_office_parameter_and_supply(make):
+    """§1.1: ``office=true`` adds the Office pile; in Wilderness it shares the Farmer's Market's colour."""
+    with pytest.raises(InvalidStateError):
+        make(WILDERNESS, office=True)
+    game = make(WILDERNESS, office=True, supply="log+wind+camp")
+    assert game.params["supply"] == "off+log+wind+camp" and game.params["office"] is True
+
+
+# --- Solo Variant ------------------------------------------------------------------------------------------
+
+SOLO_CARDS = {TP: 4, CR: 1, LOG: 1, FM: 1, WIND: 1, CAMP: 1}
+
+
+def test_solo_supply_of_four_each(make):
+    """Solo 1: "fill the general supply with only 4 of each card (Logging Site, Farmer's Market, Wind Farm,
+    and Camping Grounds)." """
+    v = view(make(WILDERNESS, players=1).new_initial_state())
+    assert v["supply"] == counts({LOG: 4, FM: 4, WIND: 4, CAMP: 4})
+    assert v["seats"][0]["deck_unknown"] == counts(SOLO_CARDS)
+
+
+def test_solo_removal_at_each_shuffle(make):
+    """Solo 2: "each time you shuffle your deck, you must choose a card in the supply and remove it from the
+    game" """
+    game, state = setup(make, params={"players": 1}, seats=[seat(discard=SOLO_CARDS)])
+    state.apply_action(shuffle(0))
+    assert view(state)["pending"] == "remove" and state.current_player() == meeplex.CHANCE
+    state.apply_action(LOG)
+    assert state.legal_actions() == [remove(LOG), remove(FM), remove(WIND), remove(CAMP)]
+    state.apply_action(remove(WIND))
+    v = view(state)
+    assert (v["removed"][WIND], v["supply"][WIND], v["pending"]) == (1, 3, "none")
+
+
+def test_solo_airport_shuffle_removes_a_card(make):
+    """Solo 2 "each time you shuffle your deck" — also when an Airport shuffles a card into it (W 19)."""
+    seats = [seat(deck_known=[LOG], deck_unknown={TP: 4, CR: 1, FM: 1, CAMP: 1}, discard=[AIRPORT])]
+    game, state = setup(make, params={"players": 1}, seats=seats)
+    state.apply_action(recycle(AIRPORT))
+    assert state.legal_actions() == [target(0)]
+    state.apply_action(target(0))
+    state.apply_action(select(WIND))
+    assert view(state)["pending"] == "remove"
+    assert state.current_player() == meeplex.CHANCE  # the new top card first
+    state.apply_action(TP)
+    assert state.legal_actions() == [remove(LOG), remove(FM), remove(WIND), remove(CAMP)]
+
+
+def test_solo_loss_when_the_supply_runs_out(make):
+    """Solo 3: "the player must achieve it BEFORE the supply runs out of cards. When the supply is empty, you
+    lose." """
+    game, state = setup(make, params={"players": 1}, seats=[seat(discard=SOLO_CARDS)], supply={CAMP: 1})
+    state.apply_action(shuffle(0))
+    state.apply_action(TP)
+    state.apply_action(remove(CAMP))
+    assert state.is_terminal() and state.returns() == [0.0]
+
+
+def test_solo_loss_buying_the_last_card_before_its_effect(make):
+    """Solo 3 and W 22: buying the last card of the supply loses at once, Camping Grounds' effect unused."""
+    seats = [seat(deck_known=[TP], deck_unknown={TP: 3, CR: 1, FM: 1, WIND: 1, CAMP: 1})]
+    game, state = setup(make, params={"players": 1}, seats=seats, supply={CAMP: 1}, phase="build", main=True,
+                        cash=4, points=8, play_area={LOG: 1})  # fmt: skip
+    state.apply_action(buy(CAMP))
+    v = view(state)
+    assert state.is_terminal() and state.returns() == [0.0]
+    assert v["seats"][0]["limit_next"] == 0
+
+
+def test_solo_country_resort_flipped_is_removed(make):
+    """Solo 4: "When Flipping a Country Resort, remove it from the game." """
+    seats = [seat(deck_known=[TP], deck_unknown={TP: 3, LOG: 1, FM: 1, WIND: 1, CAMP: 1}, discard=[CR])]
+    game, state = setup(make, params={"players": 1}, seats=seats, phase="build", main=True, cash=9)
+    state.apply_action(flip(CR))
+    v = view(state)
+    assert v["removed"][CR] == 1 and v["seats"][0]["discard"][CR] == 0
+    assert (v["pending"], v["cash"], v["main"]) == ("none", 0, False)
+
+
+def test_solo_win(make):
+    """Solo 3: "The winning condition is the same as the regular game"."""
+    seats = [seat(deck_known=[TP], deck_unknown={TP: 3, CR: 1, FM: 1, WIND: 1, CAMP: 1})]
+    game, state = setup(make, params={"players": 1}, seats=seats, phase="build", main=True, points=8,
+                        play_area={LOG: 1})  # fmt: skip
+    state.apply_action(END)
+    assert state.is_terminal() and state.returns() == [1.0]

@@ -1,0 +1,731 @@
+"""Flip Pick Towers: the rulebook's FAQ answers and examples (docs/rules/flip_pick_towers.md §12).
+
+Each test writes a position in the serialization format (§10) on the placeholder sheet (10 rows; columns a, c,
+e, g are tower columns and b, d, f garden columns), applies the example's actions and checks what the rulebook
+says. Docstrings quote the rulebook. Both engines run every scenario; the Rust one is skipped until it
+registers the game.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import meeplex
+import meeplex.oracle
+
+GAME = "flip_pick_towers"
+WIDTH, ROWS = 7, 10
+
+# §8 action ids on the placeholder sheet (N = 70 cells, S = 16 stall columns).
+PICK1, PICK2, PICK3 = 0, 1, 2
+NO_MAGIC = 3
+MAGIC = {"Derwen": 4, "Bwca": 5, "Ji-Ji": 6, "Sosban": 7, "Mab": 8}
+STABILITY_MINUS, STABILITY_PLUS = 9, 10
+RESOURCES = ("fabric", "beans", "gold", "glass", "wild")
+STALL_SIZES = {"fabric": [2, 2, 3, 3], "beans": [2, 3, 3, 4], "gold": [2, 2, 3, 3], "glass": [2, 2, 3, 3]}
+
+
+def cell_id(name: str) -> int:
+    return (int(name[1:]) - 1) * WIDTH + "abcdefg".index(name[0])
+
+
+def at(name: str) -> int:
+    """The cell action for ``a1`` .. ``g10``."""
+    return 11 + cell_id(name)
+
+
+def cells(*names: str) -> list[int]:
+    return sorted(at(n) for n in names)
+
+
+def box(resource: str, number: int) -> int:
+    """The box action ``<resource> <number>``: stall columns fabric's, beans', gold's, glass's."""
+    offset = 0
+    for res in RESOURCES[:4]:
+        if res == resource:
+            return 11 + WIDTH * ROWS + offset + number - 1
+        offset += len(STALL_SIZES[res])
+    raise ValueError(resource)
+
+
+def boxes(resource: str) -> list[int]:
+    return [box(resource, k + 1) for k in range(len(STALL_SIZES[resource]))]
+
+
+ALL_BOXES = [b for res in RESOURCES[:4] for b in boxes(res)]
+
+# §2.1 card kinds = 5 x feature + resource.
+FEATURES = [f"floor {v}" for v in range(1, 10)] + [
+    "bridge", "roof", "Queen", "King", "Princess", "dragon", "Derwen", "Bwca", "Ji-Ji", "Sosban", "Mab",
+]  # fmt: skip
+
+
+def kind(feature: str, resource: str = "fabric") -> int:
+    if feature in ("Derwen", "Bwca", "Ji-Ji", "Sosban", "Mab"):
+        resource = "wild"
+    return 5 * FEATURES.index(feature) + RESOURCES.index(resource)
+
+
+# The three creature cards: picking one changes no cell, and with full stalls its wild resource is lost, so a
+# turn with this display leaves the grids as they were.
+QUIET = [kind("Derwen"), kind("Bwca"), kind("Ji-Ji")]
+
+
+def card_index(name: str) -> int:
+    text = meeplex.oracle.flip_pick_towers.placeholder_text()
+    return [card["name"] for card in json.loads(text)["scoring_cards"]].index(name)
+
+
+@pytest.fixture(params=["rust", "oracle"])
+def make(request):
+    """``make`` of each engine; the Rust core is skipped until it registers the game."""
+    if request.param == "rust":
+        if GAME not in meeplex.games():
+            pytest.skip("the Rust core does not register flip_pick_towers yet")
+        return meeplex.make
+    return meeplex.oracle.make
+
+
+# --- positions ---------------------------------------------------------------------------------------------
+
+
+def grid(layout: dict[str, str] | None = None) -> list[list[str]]:
+    rows = [["."] * WIDTH for _ in range(ROWS)]
+    for name, token in (layout or {}).items():
+        rows[int(name[1:]) - 1]["abcdefg".index(name[0])] = token
+    return rows
+
+
+def full_stalls() -> list[list[int]]:
+    return [list(STALL_SIZES[res]) for res in RESOURCES[:4]]
+
+
+def seat(layout=None, stalls=None, creatures=None, crest=0, round_scores=(0, 0)) -> dict:
+    return {
+        "creatures": [list(pair) for pair in (creatures or [[0, 0]] * 5)],
+        "crest": crest,
+        "grid": grid(layout),
+        "pick": -1,
+        "roof": -1,
+        "round_scores": list(round_scores),
+        "stalls": [list(s) for s in (stalls or [[0] * len(STALL_SIZES[r]) for r in RESOURCES[:4]])],
+    }
+
+
+def load(make, display, seats=None, players=1, params=None, royal_cards=(0, 1, 2), round=1, turn=0, **fields):
+    """A position just after ``display`` is flipped (its last card through the chance node): the turn's
+    dragon step or Pick."""
+    params = dict(params or {})
+    game = make(GAME, players=players, **params)
+    state = game.new_initial_state()
+    for card in (0, 1, 2):
+        state.apply_action(card)  # deal the first three scoring cards (replaced below)
+    obj = json.loads(state.serialize())
+    deck = obj["deck"]
+    for k in display:
+        deck[k] -= 1
+    # Cards already discarded this round: taken from the deck in kind order.
+    gone = 3 * turn
+    for k in range(len(deck)):
+        take = min(gone, deck[k])
+        deck[k] -= take
+        gone -= take
+    deck[display[2]] += 1  # the third card is flipped below, through the chance node
+    obj.update(
+        display=list(display[:2]),
+        deck=deck,
+        royal_cards=list(royal_cards),
+        round=round,
+        turn=turn,
+        step="flip",
+        seats=seats or [seat() for _ in range(players)],
+    )
+    obj.update(fields)
+    state = game.deserialize_state(json.dumps(obj))
+    state.apply_action(display[2])
+    return game, state
+
+
+def view(state) -> dict:
+    return json.loads(state.serialize())
+
+
+def token(state, name: str, player: int = 0) -> str:
+    r, c = int(name[1:]) - 1, "abcdefg".index(name[0])
+    return view(state)["seats"][player]["grid"][r][c]
+
+
+def play_out(state) -> None:
+    """To the end: the first legal action (or chance outcome) each time."""
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+
+
+def final_turn(make, seats, players=None, **kwargs):
+    """The last turn of round 2 (deck empty, QUIET display, full stalls): after every seat picks slot 1 the
+    game ends and scores the grids exactly as given."""
+    players = players or len(seats)
+    for s in seats:
+        s["stalls"] = full_stalls()
+    game, state = load(make, QUIET, seats=seats, players=players, round=2, turn=20, **kwargs)
+    for _ in range(players):
+        state.apply_action(PICK1)
+    assert state.is_terminal()
+    return state
+
+
+# --- FAQ ----------------------------------------------------------------------------------------------------
+
+
+def test_faq1_duplicate_royals_all_score(make):
+    """FAQ 1: "Can I have more than one king, queen, and/or princess in my towers? Yes!" Both queens score by
+    the queen's card (placeholder "High Society": 1 point per row of height)."""
+    layout = {"a1": "F9q", "a2": "F8q"}
+    state = final_turn(make, [seat(layout)], royal_cards=(card_index("High Society"), 1, 2))
+    # Highest floor a2 (row 2): 2 points; queens at heights 1 and 2: 3 points.
+    assert state.scores() == [5.0]
+    # A second queen may be added when one is already in the castle.
+    game, state = load(
+        make, [kind("Queen"), kind("King"), kind("Princess")], seats=[seat({"a1": "F9q", "a2": "F8-"})]
+    )
+    state.apply_action(PICK1)
+    assert state.legal_actions() == cells("a2")
+
+
+def test_faq2_must_add_the_feature_when_able(make):
+    """FAQ 2: "Can I choose to scribble in my family crest instead of adding a feature from a card? No. You
+    must add a feature if you are able." Only cells are offered; with no cell, the crest is scribbled."""
+    display = [kind("floor 5", "fabric"), kind("floor 5", "beans"), kind("floor 5", "gold")]
+    game, state = load(make, display)
+    state.apply_action(PICK1)
+    assert state.legal_actions() == cells("a1", "c1", "e1", "g1")  # the foundations only
+    state.apply_action(at("a1"))
+    assert token(state, "a1") == "F5-"
+    assert state.legal_actions() == boxes("fabric")
+    # Every foundation holds a stability 3 floor: a stability 5 floor fits nowhere.
+    blocked = {name: "F3-" for name in ("a1", "c1", "e1", "g1")}
+    game, state = load(make, display, seats=[seat(blocked)])
+    state.apply_action(PICK1)
+    assert view(state)["seats"][0]["crest"] == 1
+    assert state.legal_actions() == boxes("fabric")  # the resource is still gained
+
+
+def test_faq3_market_boxes_in_any_order(make):
+    """FAQ 3: "Do I have to fill out the boxes in the market stall in any particular order? No." And: "A
+    creature's resource always counts as wild"."""
+    game, state = load(make, [kind("floor 5", "glass"), kind("Derwen"), kind("roof")])
+    state.apply_action(PICK1)
+    state.apply_action(at("a1"))
+    assert state.legal_actions() == boxes("glass")
+    state.apply_action(box("glass", 4))
+    assert view(state)["seats"][0]["stalls"][3] == [0, 0, 0, 1]
+    game, state = load(make, [kind("Derwen"), kind("floor 5"), kind("roof")])
+    state.apply_action(PICK1)
+    assert view(state)["seats"][0]["creatures"][0] == [1, 0]
+    assert state.legal_actions() == ALL_BOXES
+
+
+def test_faq4_nothing_outside_the_grid(make):
+    """FAQ 4: "Can I sketch outside of the grid if my tower is really high? No. Nothing can be added outside
+    of the grid." A tower up to the top row takes no roof; a banner cannot hang below the bottom row."""
+    tower = {f"a{r}": f"F{11 - r}-" for r in range(1, 11)}  # stabilities 10 .. 1 up to the top row
+    game, state = load(make, [kind("roof"), kind("bridge"), kind("floor 1")], seats=[seat(tower)])
+    state.apply_action(PICK1)
+    assert view(state)["seats"][0]["crest"] == 1  # no cell for the roof
+    # Completing a fabric column next to a floor in the bottom row: the banner is lost.
+    stalls = [[1, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+    game, state = load(
+        make, [kind("Queen", "fabric"), kind("roof"), kind("bridge")], seats=[seat({"a1": "F5-"}, stalls)]
+    )
+    state.apply_action(PICK1)
+    state.apply_action(at("a1"))
+    state.apply_action(box("fabric", 1))
+    assert state.is_chance_node()  # nothing to place: the banner is lost and the turn is over
+    assert "N" not in sum(view(state)["seats"][0]["grid"], [])
+    # A banner beside a floor in the second row hangs down to the first.
+    game, state = load(
+        make,
+        [kind("Queen", "fabric"), kind("roof"), kind("bridge")],
+        seats=[seat({"a1": "F9-", "a2": "F8-"}, stalls)],
+    )
+    state.apply_action(PICK1)
+    state.apply_action(at("a1"))
+    state.apply_action(box("fabric", 1))
+    assert state.legal_actions() == cells("b2")
+    state.apply_action(at("b2"))
+    assert (token(state, "b2"), token(state, "b1")) == ("N", "n")
+
+
+@pytest.mark.parametrize(
+    ("column", "filled", "height", "legal"), [(4, 3, 6, []), (3, 2, 4, ["b1", "d1", "f1"])]
+)
+def test_faq4_beanstalk_needs_room(make, column, filled, height, legal):
+    """Beanstalks: "You must begin the beanstalk at the bottom ... Its height is dictated by the column you
+    just filled". Bridges in row 5 of every garden column leave room for 4 cells, not 6 (FAQ 4)."""
+    stalls = [[0] * 4, [0, 0, 0, 0], [0] * 4, [0] * 4]
+    stalls[1][column - 1] = filled
+    layout = {"b5": "B", "d5": "B", "f5": "B"}
+    game, state = load(
+        make, [kind("floor 9", "beans"), kind("roof"), kind("bridge")], seats=[seat(layout, stalls)]
+    )
+    state.apply_action(PICK1)
+    state.apply_action(at("a1"))
+    state.apply_action(box("beans", column))
+    if not legal:
+        assert state.is_chance_node()  # lost
+        return
+    assert state.legal_actions() == cells(*legal)
+    state.apply_action(at("d1"))
+    assert [token(state, f"d{r}") for r in range(1, 6)] == ["S"] * height + ["."] * (4 - height) + ["B"]
+
+
+def test_faq5_no_roof_or_dragon_on_a_foundation(make):
+    """FAQ 5: "Can I add a roof or dragon directly on top of a foundation? No." On an empty sheet the roof
+    (and the revealed dragon, and the picked dragon) fit nowhere: each is a crest scribble."""
+    game, state = load(make, [kind("roof"), kind("floor 9"), kind("bridge")])
+    state.apply_action(PICK1)
+    assert view(state)["seats"][0]["crest"] == 1
+    game, state = load(make, [kind("dragon", "gold"), kind("floor 9"), kind("bridge")])
+    assert view(state)["seats"][0]["crest"] == 1  # the revealed dragon: no floor, no bag of gold
+    assert state.legal_actions() == [PICK1, PICK2, PICK3]
+    state.apply_action(PICK1)  # the dragon card itself (interpretation 9)
+    assert view(state)["seats"][0]["crest"] == 2
+
+
+def test_faq6_no_roof_or_dragon_on_a_bridge(make):
+    """FAQ 6: "Can I add a roof or dragon directly on top of a bridge? No." """
+    layout = {"a1": "F9-", "b1": "B", "c1": "F9-"}
+    game, state = load(make, [kind("roof"), kind("floor 9"), kind("bridge")], seats=[seat(layout)])
+    state.apply_action(PICK1)
+    assert state.legal_actions() == cells("a2", "c2")
+    game, state = load(make, [kind("dragon", "beans"), kind("floor 9"), kind("bridge")], seats=[seat(layout)])
+    assert state.legal_actions() == cells("a2", "c2")  # the revealed dragon
+
+
+def test_faq7_roof_or_dragon_below_a_bridge(make):
+    """FAQ 7: "Can I add a roof, or dragon below a bridge? Yes, as long as it is directly on top of an
+    existing floor in an empty grid space." b3 lies between the floor b2 and the bridge b4."""
+    layout = {"a1": "F9-", "a2": "F8-", "a3": "F7-", "a4": "F6-", "c1": "F9-", "c2": "F8-", "c3": "F7-"}
+    layout.update({"c4": "F6-", "b1": "B", "b2": "F5-", "b4": "B"})
+    game, state = load(make, [kind("roof"), kind("floor 9"), kind("bridge")], seats=[seat(layout)])
+    state.apply_action(PICK1)
+    assert state.legal_actions() == cells("a5", "b3", "c5")
+    state.apply_action(at("b3"))
+    assert token(state, "b3") == "R0"
+
+
+def test_faq8_no_floor_on_a_roof_or_dragon(make):
+    """FAQ 8: "Can I add a floor directly on top of a roof or a dragon?" (no answer in the text; Roofs: "You
+    may not add a floor directly on top of a roof"; Dragons: "Floors cannot be added directly on top of
+    dragons")."""
+    layout = {"a1": "F9-", "a2": "R0", "c1": "F9-", "c2": "D", "e1": "F9-"}
+    game, state = load(make, [kind("floor 1"), kind("floor 9"), kind("bridge")], seats=[seat(layout)])
+    state.apply_action(PICK1)
+    assert state.legal_actions() == cells("e2", "g1")
+
+
+# --- Floors and bridges -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("stability", "legal"), [(5, ["a1", "c1", "g1"]), (4, ["a1", "c1", "e2", "g1"])])
+def test_stability_falls_strictly_going_up(make, stability, legal):
+    """Floors: "You cannot sketch a floor directly on top of a floor of lower or equal stability." """
+    game, state = load(
+        make, [kind(f"floor {stability}"), kind("roof"), kind("bridge")], seats=[seat({"e1": "F5-"})]
+    )
+    state.apply_action(PICK1)
+    assert state.legal_actions() == cells(*legal)
+
+
+def test_any_floor_on_a_bridge_and_gardens_only_through_bridges(make):
+    """Floors: "You may add any floor directly on top of a foundation or a bridge, regardless of the new
+    floor's stability." Bridges: "Bridges are the only way for you to add floors to garden columns"."""
+    layout = {"a1": "F1-", "b1": "B", "c1": "F1-"}
+    game, state = load(make, [kind("floor 9"), kind("roof"), kind("bridge")], seats=[seat(layout)])
+    state.apply_action(PICK1)
+    assert state.legal_actions() == cells("b2", "e1", "g1")  # never b1, d1, f1: grass
+
+
+def test_bridges_only_between_two_floors(make):
+    """Bridges: "add it to a single empty grid space between two existing floors to connect them"."""
+    layout = {"a1": "F9-", "c1": "F9-", "e1": "F9-", "e2": "F8-"}
+    game, state = load(make, [kind("bridge"), kind("roof"), kind("floor 9")], seats=[seat(layout)])
+    state.apply_action(PICK1)
+    assert state.legal_actions() == cells("b1", "d1")
+
+
+# --- Resources and decorations ------------------------------------------------------------------------------
+
+
+def test_completed_gold_column_gives_a_bag_of_gold(make):
+    """Resources: "You just completed a gold column. Now you can add a bag of gold to an existing empty
+    floor." The floor with a window is not empty."""
+    stalls = [[0] * 4, [0] * 4, [1, 0, 0, 0], [0] * 4]
+    layout = {"a1": "F9-", "c1": "F8w"}
+    game, state = load(
+        make, [kind("floor 5", "gold"), kind("roof"), kind("bridge")], seats=[seat(layout, stalls)]
+    )
+    state.apply_action(PICK1)
+    state.apply_action(at("e1"))
+    assert state.legal_actions() == boxes("gold")
+    state.apply_action(box("gold", 1))
+    assert state.legal_actions() == cells("a1", "e1")
+    state.apply_action(at("a1"))
+    assert token(state, "a1") == "F9g"
+
+
+def test_resource_lost_when_the_stall_is_full(make):
+    """Resources: "If there is no space to fill in a box in the market stall, the resource is lost." """
+    stalls = [[0] * 4, [0] * 4, [2, 2, 3, 3], [0] * 4]
+    game, state = load(
+        make, [kind("floor 5", "gold"), kind("roof"), kind("bridge")], seats=[seat(None, stalls)]
+    )
+    state.apply_action(PICK1)
+    state.apply_action(at("a1"))
+    assert state.is_chance_node()  # the turn is over: nothing to fill
+
+
+def test_decoration_lost_when_there_is_no_room(make):
+    """Resources: "If there is no space to add a decoration to the castle sheet, it is lost and not
+    added." """
+    stalls = [[0] * 4, [0] * 4, [0] * 4, [1, 0, 0, 0]]
+    layout = {"a1": "F9q"}
+    game, state = load(
+        make, [kind("roof", "glass"), kind("floor 9"), kind("bridge")], seats=[seat(layout, stalls)]
+    )
+    state.apply_action(PICK1)
+    state.apply_action(at("a2"))
+    state.apply_action(box("glass", 1))
+    assert state.is_chance_node()  # no empty floor for the window
+    assert view(state)["seats"][0]["stalls"][3] == [2, 0, 0, 0]
+
+
+# --- Flags --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("taken", "flags"), [(0, 3), (1, 2), (2, 1), (3, 0)])
+def test_flags_for_roofs_added_in_the_same_turn(make, taken, flags):
+    """Flags: the first player to add a roof in a round adds 3 flags, the second 2, the third 1; "If multiple
+    players add roofs on the same turn, each of those players add the same number of flags." """
+    layouts = [seat({"a1": "F9-"}), seat({"a1": "F9-"}), seat({"a1": "F9-"})]
+    display = [kind("roof", "fabric"), kind("roof", "beans"), kind("floor 9")]
+    game, state = load(make, display, seats=layouts, players=3, flags_taken=taken)
+    for slot in (PICK1, PICK2, PICK3):
+        state.apply_action(slot)
+    state.apply_action(at("a2"))
+    state.apply_action(box("fabric", 3))
+    state.apply_action(at("a2"))
+    state.apply_action(box("beans", 3))
+    state.apply_action(at("c1"))
+    state.apply_action(box("fabric", 3))
+    assert state.is_chance_node()
+    assert [token(state, "a2", p) for p in (0, 1)] == [f"R{flags}", f"R{flags}"]
+    assert view(state)["flags_taken"] == min(3, taken + 1)
+
+
+def test_mab_two_roofs_only_one_gets_flags(make):
+    """Flags: "If you use Mab the fairy to add two roofs in a single turn, only one of those would potentially
+    get flags." """
+    mab = [[0, 0]] * 4 + [[1, 0]]
+    game, state = load(
+        make,
+        [kind("roof"), kind("floor 9"), kind("bridge")],
+        seats=[seat({"a1": "F9-", "c1": "F9-"}, creatures=mab)],
+    )
+    state.apply_action(PICK1)
+    assert state.legal_actions() == [NO_MAGIC, MAGIC["Mab"]]
+    state.apply_action(MAGIC["Mab"])
+    state.apply_action(at("a2"))
+    state.apply_action(box("fabric", 1))
+    assert state.legal_actions() == cells("c2")  # the same card again
+    state.apply_action(at("c2"))
+    state.apply_action(box("fabric", 2))
+    assert state.is_chance_node()
+    assert (token(state, "a2"), token(state, "c2")) == ("R3", "R0")
+    assert view(state)["seats"][0]["creatures"][4] == [0, 1]
+
+
+# --- Dragons ------------------------------------------------------------------------------------------------
+
+
+def test_dragon_or_bag_of_gold(make):
+    """Dragons: "before the PICK step, you must either: A. Add a dragon directly on top of a floor. OR B.
+    Reluctantly cross out one of your existing bags of gold." A crossed-out floor takes nothing more."""
+    layout = {"a1": "F9g", "c1": "F9-"}
+    display = [kind("dragon", "gold"), kind("Queen"), kind("floor 9")]
+    game, state = load(make, display, seats=[seat(layout)])
+    assert state.current_player() == 0
+    assert state.legal_actions() == cells("a1", "a2", "c2")
+    state.apply_action(at("a1"))
+    assert token(state, "a1") == "F9x"
+    assert state.legal_actions() == [PICK1, PICK2, PICK3]
+    state.apply_action(PICK2)  # the Queen
+    assert state.legal_actions() == cells("c1")
+    game, state = load(make, display, seats=[seat(layout)])
+    state.apply_action(at("c2"))
+    assert token(state, "c2") == "D"
+
+
+@pytest.mark.parametrize("per_card", [False, True])
+def test_two_dragons_in_one_display(make, per_card):
+    """Dragons: "Whenever one or more of these dastardly dragons is revealed": once per display
+    (interpretation 8), or once per dragon with ``dragon_per_card``."""
+    display = [kind("dragon", "gold"), kind("dragon", "beans"), kind("floor 9")]
+    game, state = load(
+        make, display, seats=[seat({"a1": "F9-", "c1": "F9-"})], params={"dragon_per_card": per_card}
+    )
+    state.apply_action(at("a2"))
+    if per_card:
+        assert state.legal_actions() == cells("c2")
+        state.apply_action(at("c2"))
+    assert state.legal_actions() == [PICK1, PICK2, PICK3]
+
+
+def test_competitive_left_neighbour_decides_the_dragon(make):
+    """Competitive Variant: "When a dragon is revealed, the player to your left decides whether or not you add
+    the dragon or cross off a bag of gold ... they also choose where." """
+    seats = [seat({"a1": "F9g"}), seat({"c1": "F9-"}), seat({"e1": "F9g"})]
+    display = [kind("dragon", "gold"), kind("floor 9"), kind("roof")]
+    game, state = load(make, display, seats=seats, players=3, params={"competitive": True})
+    assert state.current_player() == 1  # seat 1 decides for seat 0
+    assert state.legal_actions() == cells("a1", "a2")
+    state.apply_action(at("a2"))
+    assert state.current_player() == 2  # seat 2 for seat 1
+    assert state.legal_actions() == cells("c2")
+    state.apply_action(at("c2"))
+    assert state.current_player() == 0  # seat 0 for seat 2
+    state.apply_action(at("e1"))
+    assert [token(state, "a2", 0), token(state, "c2", 1), token(state, "e1", 2)] == ["D", "D", "F9x"]
+    assert state.current_player() == 0 and state.legal_actions() == [PICK1, PICK2, PICK3]
+
+
+# --- Creatures ----------------------------------------------------------------------------------------------
+
+
+def gained(name: str) -> list[list[int]]:
+    creatures = [[0, 0] for _ in range(5)]
+    creatures[list(MAGIC).index(name)] = [1, 0]
+    return creatures
+
+
+def test_picking_a_creature_and_its_spaces(make):
+    """Picking a creature: "add a single diagonal line through one of their X spaces". With every X space
+    marked the feature cannot be added: a crest scribble."""
+    game, state = load(make, [kind("Mab"), kind("roof"), kind("bridge")])
+    state.apply_action(PICK1)
+    assert view(state)["seats"][0]["creatures"][4] == [1, 0]
+    full = [[0, 0]] * 4 + [[0, 2]]
+    game, state = load(make, [kind("Mab"), kind("roof"), kind("bridge")], seats=[seat(creatures=full)])
+    state.apply_action(PICK1)
+    assert view(state)["seats"][0]["creatures"][4] == [0, 2]
+    assert view(state)["seats"][0]["crest"] == 1
+
+
+def test_derwen_also_adds_a_stability_1_floor(make):
+    """Derwen (the Elf): "Also add a stability 1 floor." """
+    game, state = load(
+        make, [kind("floor 5"), kind("roof"), kind("bridge")], seats=[seat(creatures=gained("Derwen"))]
+    )
+    state.apply_action(PICK1)
+    assert state.legal_actions() == [NO_MAGIC, MAGIC["Derwen"]]
+    state.apply_action(MAGIC["Derwen"])
+    state.apply_action(at("a1"))
+    assert state.legal_actions() == cells("a2", "c1", "e1", "g1")
+    state.apply_action(at("a2"))
+    assert (token(state, "a1"), token(state, "a2")) == ("F5-", "F1-")
+    assert state.legal_actions() == boxes("fabric")
+    assert view(state)["seats"][0]["creatures"][0] == [0, 1]  # used: not offered again
+
+
+def test_bwca_changes_stability_by_one(make):
+    """Bwca (the Imp): "Apply +/- 1 to a floor's stability before adding it." A stability 5 floor made 4 fits
+    on a stability 5 floor. Bwca is not offered for a roof."""
+    layout = {"e1": "F5-"}
+    game, state = load(
+        make, [kind("floor 5"), kind("roof"), kind("bridge")], seats=[seat(layout, creatures=gained("Bwca"))]
+    )
+    state.apply_action(PICK1)
+    state.apply_action(MAGIC["Bwca"])
+    assert state.legal_actions() == [STABILITY_MINUS, STABILITY_PLUS]
+    state.apply_action(STABILITY_MINUS)
+    assert at("e2") in state.legal_actions()
+    state.apply_action(at("e2"))
+    assert token(state, "e2") == "F4-"
+    game, state = load(
+        make, [kind("roof"), kind("floor 5"), kind("bridge")], seats=[seat(layout, creatures=gained("Bwca"))]
+    )
+    state.apply_action(PICK1)
+    assert state.legal_actions() == cells("e2")  # no magic choice at all
+
+
+def test_jiji_gains_the_other_resources(make):
+    """Ji-Ji (the Centaur): "Also gain the other resources in the display." (a creature's is wild)"""
+    display = [kind("floor 5", "fabric"), kind("floor 6", "gold"), kind("Derwen")]
+    game, state = load(make, display, seats=[seat(creatures=gained("Ji-Ji"))])
+    state.apply_action(PICK1)
+    state.apply_action(MAGIC["Ji-Ji"])
+    state.apply_action(at("a1"))
+    assert state.legal_actions() == boxes("fabric")
+    state.apply_action(box("fabric", 3))
+    assert state.legal_actions() == boxes("gold")
+    state.apply_action(box("gold", 3))
+    assert state.legal_actions() == ALL_BOXES
+    state.apply_action(box("glass", 3))
+    assert state.is_chance_node()
+
+
+def test_sosban_ignores_stability(make):
+    """Sosban (the Witch): "Add floor picked directly on top of any available floor. Ignore stability
+    rules." """
+    layout = {"e1": "F3-"}
+    game, state = load(
+        make,
+        [kind("floor 5"), kind("roof"), kind("bridge")],
+        seats=[seat(layout, creatures=gained("Sosban"))],
+    )
+    state.apply_action(PICK1)
+    state.apply_action(NO_MAGIC)
+    assert state.legal_actions() == cells("a1", "c1", "g1")
+    game, state = load(
+        make,
+        [kind("floor 5"), kind("roof"), kind("bridge")],
+        seats=[seat(layout, creatures=gained("Sosban"))],
+    )
+    state.apply_action(PICK1)
+    state.apply_action(MAGIC["Sosban"])
+    assert state.legal_actions() == cells("a1", "c1", "e2", "g1")
+    state.apply_action(at("e2"))
+    assert token(state, "e2") == "F5-"
+
+
+def test_mab_picks_the_same_card_again(make):
+    """Mab (the Fairy): "Immediately pick the same castle card again." The feature and the resource twice."""
+    game, state = load(
+        make, [kind("floor 5", "beans"), kind("roof"), kind("bridge")], seats=[seat(creatures=gained("Mab"))]
+    )
+    state.apply_action(PICK1)
+    state.apply_action(MAGIC["Mab"])
+    state.apply_action(at("a1"))
+    state.apply_action(box("beans", 4))
+    assert state.legal_actions() == cells("c1", "e1", "g1")
+    state.apply_action(at("g1"))
+    state.apply_action(box("beans", 4))
+    assert view(state)["seats"][0]["stalls"][1] == [0, 0, 0, 2]
+    assert (token(state, "a1"), token(state, "g1")) == ("F5-", "F5-")
+
+
+# --- Family crest, rounds, scoring --------------------------------------------------------------------------
+
+
+def test_third_crest_section_gives_one_final_turn(make):
+    """Sketch: "If a player ever scribbles in the third section of their family crest, FLIP, PICK, and SKETCH
+    one final time, then complete End of Round Scoring. Then move to End of Game Scoring." In round 1 there is
+    then no round 2."""
+    seats = [seat(crest=2), seat()]
+    game, state = load(
+        make, [kind("roof", "fabric"), kind("roof", "beans"), kind("bridge")], seats=seats, players=2
+    )
+    state.apply_action(PICK1)
+    state.apply_action(PICK1)
+    state.apply_action(box("fabric", 1))
+    state.apply_action(box("fabric", 1))
+    v = view(state)
+    assert [s["crest"] for s in v["seats"]] == [3, 1]
+    assert v["final_turn"] is True and v["step"] == "flip" and v["turn"] == 1
+    play_out(state)
+    v = view(state)
+    assert v["turn"] == 2 and v["round"] == 1  # exactly one more turn
+    assert state.returns() != [0.0, 0.0]
+
+
+def test_round_two_reshuffles_the_deck(make):
+    """End of Round: "If this is the first round ... shuffle the castle cards together to reset the castle
+    deck and move to the second round." Round 1 is scored and kept."""
+    layout = {"a1": "F9g"}
+    seats = [seat(layout, full_stalls())]
+    game, state = load(make, QUIET, seats=seats, turn=20)
+    state.apply_action(PICK1)
+    v = view(state)
+    assert (v["round"], v["turn"], v["step"], sum(v["deck"]), v["flags_taken"]) == (2, 0, "flip", 63, 0)
+    assert v["seats"][0]["round_scores"] == [1 + 4, 0]  # tower height 1, one bag of gold
+    assert state.is_chance_node() and not state.is_terminal()
+
+
+def test_end_of_round_scoring_in_order(make):
+    """End of Round Scoring: highest floor, flags (2 each), banners (2 each), bags of gold (4 each, crossed
+    out 0), windows (solo: 3 each), beanstalks, royals by their cards; "anything scored in the first round
+    will be scored again in the second"."""
+    layout = {
+        "a1": "F9-", "a2": "F8q", "a3": "F7q", "a4": "R3",  # queens at heights 2 and 3, a roof with 3 flags
+        "c1": "F9g", "c2": "F6k", "c3": "R1",  # a bag of gold, a king on stability 6
+        "e1": "F9x", "e2": "F5w",  # a crossed-out bag, a window
+        "d1": "S", "d2": "S", "d3": "S", "d4": "S",  # a beanstalk of height 4
+        "f2": "N", "f1": "n",  # a banner beside e2
+        "g1": "F7p",
+    }  # fmt: skip
+    royals = (card_index("High Society"), card_index("Steady Footing"), card_index("Window Shopper"))
+    state = final_turn(make, [seat(layout, round_scores=(10, 0))], royal_cards=royals)
+    heights = 3 + 2 + 2 + 1  # a3, c2, e2, g1 on the tracker 1 2 3 4 ...
+    flags, banners, gold, windows, beanstalk = 2 * 4, 2 * 1, 4 * 1, 3 * 1, 9
+    royal = (2 + 3) + 6 + 1
+    assert view(state)["seats"][0]["round_scores"] == [
+        10,
+        heights + flags + banners + gold + windows + beanstalk + royal,
+    ]
+    assert state.scores() == [10.0 + 46]
+
+
+@pytest.mark.parametrize(("garden_towers", "points"), [(True, 1 + 1 + 2), (False, 1 + 1)])
+def test_garden_columns_as_towers(make, garden_towers, points):
+    """Highest Floor: "For each tower in your castle, find your highest floor" (interpretation 16)."""
+    layout = {"a1": "F9-", "b1": "B", "c1": "F9-", "b2": "F5-"}
+    state = final_turn(make, [seat(layout)], params={"garden_towers": garden_towers})
+    assert state.scores() == [float(points)]
+
+
+@pytest.mark.parametrize(
+    ("windows", "points"),
+    [((2, 2, 1), (12, 12, 6)), ((3, 1, 1), (12, 6, 6)), ((0, 0, 0), (0, 0, 0)), ((2, 0, 0), (12, 0, 0))],
+)
+def test_windows_by_majority(make, windows, points):
+    """Windows: "The players with the most total windows score 12 points. The players with the second most
+    windows score 6 points." (interpretations 13, 14)"""
+    seats = [
+        seat({name: "F9w" if k < count else "F9-" for k, name in enumerate(("a1", "c1", "e1"))})
+        for count in windows
+    ]
+    state = final_turn(make, seats)
+    assert state.scores() == [3.0 + p for p in points]  # three towers of height 1 each
+
+
+def test_tiebreak_by_round_two(make):
+    """End of Game Scoring: "In a tie, the player with the highest score in round 2 wins"."""
+    seats = [
+        seat({"a1": "F9-", "c1": "F9g"}, round_scores=(10, 0)),
+        seat({"a1": "F9-", "c1": "F9-", "e1": "F9-", "g1": "F9-"}, round_scores=(12, 0)),
+    ]
+    state = final_turn(make, seats)
+    assert state.scores() == [16.0, 16.0]
+    assert state.returns() == [1.0, 0.0]
+    seats = [seat({"a1": "F9-"}, round_scores=(3, 0)), seat({"c1": "F9-"}, round_scores=(3, 0))]
+    state = final_turn(make, seats)
+    assert state.returns() == [0.5, 0.5]
+
+
+@pytest.mark.parametrize(
+    ("round1", "target", "won"),
+    [(59, "diamond", 0.0), (60, "diamond", 1.0), (83, "star", 0.0), (84, "star", 1.0)],
+)
+def test_solo_target_scores(make, round1, target, won):
+    """Target Scores: "add up the three numbers of a single shape from all 3 cards" and "try to beat" it
+    (interpretation 18). High Society, Steady Footing, Window Shopper: diamonds 22 + 20 + 22, stars
+    30 + 28 + 30."""
+    royals = (card_index("High Society"), card_index("Steady Footing"), card_index("Window Shopper"))
+    layout = {"a1": "F9w", "c1": "F9-"}  # heights 2, one window 3, Window Shopper 0 (no princess)
+    state = final_turn(
+        make, [seat(layout, round_scores=(round1, 0))], royal_cards=royals, params={"target": target}
+    )
+    assert state.scores() == [round1 + 5.0]
+    assert state.returns() == [won]
