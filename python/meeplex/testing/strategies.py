@@ -1,0 +1,213 @@
+"""Hypothesis strategies over the registry: game strings with varied parameters, and action choices.
+
+Nothing here names a game. A game's parameter space is discovered from the registry: ``game.params`` gives
+every key with its default, and ``param_space`` probes ``meeplex.make`` (the oracle's for a game only the
+oracle has so far) with candidate values to keep the ones the game accepts (booleans both ways; for ints,
+small values and the neighbours of the default).
+
+Action choices are drawn as indices into ``legal_actions()``, so a shrunk example means "the first legal
+action" and the same choices drive the Rust state and the oracle state in lockstep.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from hypothesis import assume
+from hypothesis import strategies as st
+
+import meeplex
+
+from ..errors import GameError
+
+# Small ints find the edge cases (one player, one turn); the default's neighbours keep ordinary games.
+_SMALL_INTS = (-1, 0, 1, 2, 3, 4, 5, 6, 8, 10)
+# Index draws for one step: wide enough for any action space, and it shrinks towards legal_actions()[0].
+_CHOICE_MAX = 2**16 - 1
+
+
+def _make_for(game_id: str):
+    """The ``make`` that knows ``game_id``: the Rust core's, or the oracle's for a game only it has so far."""
+    from .. import oracle
+
+    return meeplex.make if game_id in meeplex.games() else oracle.make
+
+
+def _accepts(game_id: str, params: dict) -> bool:
+    try:
+        _make_for(game_id)(game_id, **params)
+    except GameError:
+        return False
+    return True
+
+
+@functools.cache
+def param_space(game_id: str) -> dict[str, tuple]:
+    """Every parameter of ``game_id`` with the values to try, each accepted by ``meeplex.make`` on its own.
+
+    The default is always first, so a strategy that shrinks to the first value shrinks to the default.
+    """
+    defaults = _make_for(game_id)(game_id).params
+    space: dict[str, tuple] = {}
+    for key, default in sorted(defaults.items()):
+        if isinstance(default, bool):
+            candidates: tuple = (default, not default)
+        elif isinstance(default, int):
+            near = (default, default - 1, default + 1, 2 * default)
+            candidates = tuple(dict.fromkeys(near + _SMALL_INTS))
+        else:
+            candidates = (default,)
+        space[key] = tuple(v for v in candidates if v == default or _accepts(game_id, {key: v}))
+    return space
+
+
+def param_variants(game_id: str) -> list[dict]:
+    """A small, fixed list of parameter dicts for seeded tests: the defaults, then each parameter moved to
+    its lowest and highest accepted non-default value (booleans flipped), one parameter at a time."""
+    variants: list[dict] = [{}]
+    for key, (default, *rest) in param_space(game_id).items():
+        if not isinstance(default, bool) and rest:
+            rest = sorted({min(rest), max(rest)})
+        variants += [{key: v} for v in rest]
+    return variants
+
+
+def _pack(game_id: str, settings: dict) -> list[dict]:
+    """Group ``settings`` into as few parameter dicts as the game accepts (first fit, in key order)."""
+    packs: list[dict] = []
+    for key, value in settings.items():
+        for pack in packs:
+            if _accepts(game_id, {**pack, key: value}):
+                pack[key] = value
+                break
+        else:
+            packs.append({key: value})
+    return packs
+
+
+def combined_variants(game_id: str) -> list[dict]:
+    """Few parameter dicts that still move every parameter: the defaults; every int at its lowest accepted
+    value with every boolean flipped; every int at its highest. Values the game refuses together are split
+    into as few accepted dicts as first fit finds."""
+    low: dict = {}
+    high: dict = {}
+    for key, (default, *rest) in param_space(game_id).items():
+        if not rest:
+            continue
+        if isinstance(default, bool):
+            low[key] = rest[0]
+        else:
+            low[key], high[key] = min(rest), max(rest)
+    return [{}] + _pack(game_id, low) + _pack(game_id, high)
+
+
+def seeded_variants(game_id: str, effort: int = 1) -> list[dict]:
+    """The parameter sets seeded suites run: ``combined_variants`` at effort 1, every single-parameter
+    variant as well above it."""
+    variants = combined_variants(game_id)
+    if effort > 1:
+        variants += [v for v in param_variants(game_id) if v not in variants]
+    return variants
+
+
+@st.composite
+def params(draw, game_id: str) -> dict:
+    """A parameter dict for ``game_id``: each parameter either left out (its default) or set to a probed
+    value. Joint validity is checked, since a game may refuse a combination it accepts piece by piece."""
+    space = param_space(game_id)
+    chosen = {}
+    for key, values in space.items():
+        if len(values) > 1 and draw(st.booleans()):
+            chosen[key] = draw(st.sampled_from(values[1:]))
+    assume(_accepts(game_id, chosen))
+    return chosen
+
+
+@st.composite
+def game_strings(draw, games: list[str] | None = None) -> str:
+    """A game string (``"name(key=value,...)"``) for a registered game with drawn parameters."""
+    game_id = draw(st.sampled_from(sorted(games) if games else meeplex.games()))
+    return meeplex.game_string(game_id, draw(params(game_id)))
+
+
+def seeds() -> st.SearchStrategy[int]:
+    """Seeds for the shared PRNG: any u64."""
+    return st.integers(min_value=0, max_value=2**64 - 1)
+
+
+def action_choices(max_steps: int = 200, min_steps: int = 0) -> st.SearchStrategy[list[int]]:
+    """A list of choices, one per step; ``pick(state, c)`` turns each into a legal action of that state."""
+    return st.lists(st.integers(min_value=0, max_value=_CHOICE_MAX), min_size=min_steps, max_size=max_steps)
+
+
+def pick(state, choice: int) -> int:
+    """The legal action (or chance outcome) a choice selects: ``legal_actions()[choice % len]``."""
+    legal = state.legal_actions()
+    return legal[choice % len(legal)]
+
+
+def draw_action(data, state) -> int:
+    """Draw one legal action of ``state`` inside a test given ``st.data()`` (chance outcomes uniformly)."""
+    legal = state.legal_actions()
+    index = data.draw(st.integers(min_value=0, max_value=len(legal) - 1), label="action index")
+    return legal[index]
+
+
+@st.composite
+def states(draw, game, max_steps: int = 300):
+    """A state of ``game`` (either engine's) reached by random steps from its initial state.
+
+    The steps are DESIGN's random step from a drawn seed, so that a long history costs two draws rather
+    than one per action.
+    """
+    from .conformance import random_action, rng_class_for
+
+    steps = draw(st.integers(min_value=0, max_value=max_steps))
+    rng = rng_class_for(game)(draw(seeds()))
+    state = game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        state.apply_action(random_action(state, rng))
+    return state
+
+
+def junk() -> st.SearchStrategy[object]:
+    """Values of the wrong kind for an int argument: none of these is an action, a seat or an outcome."""
+    return st.one_of(
+        st.none(),
+        st.booleans(),
+        st.floats(allow_nan=True),
+        st.text(max_size=8),
+        st.binary(max_size=8),
+        st.lists(st.integers(0, 3), max_size=2),
+        st.just(object()),
+    )
+
+
+def bad_ints(limit: int) -> st.SearchStrategy[int]:
+    """Ints outside ``0..limit``: negative, just past the end, and far beyond 64 bits."""
+    return st.one_of(
+        st.integers(max_value=-1),
+        st.integers(min_value=limit, max_value=limit + 4),
+        st.integers(min_value=2**31 - 2, max_value=2**31 + 2),
+        st.integers(min_value=2**63 - 2, max_value=2**64 + 2),
+        st.integers(min_value=2**64),
+    )
+
+
+__all__ = [
+    "action_choices",
+    "bad_ints",
+    "combined_variants",
+    "draw_action",
+    "game_strings",
+    "junk",
+    "param_space",
+    "param_variants",
+    "params",
+    "pick",
+    "seeded_variants",
+    "seeds",
+    "states",
+]

@@ -1,0 +1,161 @@
+"""Golden playthroughs (DESIGN.md, "Testing"): a few seeded random games per game and variant, stored as text.
+
+Each file in ``tests/golden/`` holds one game: a header with the game string and the seed, one line per step
+(``<step> <current player> <action id> <action string>``), then the returns, the scores and the final
+serialized state. Both engines must reproduce every file exactly.
+
+Regenerate after an intended rules change with ``python tests/test_golden.py --regen`` (written from the
+Rust engine, or ``--engine oracle``; refused while the other engine disagrees, unless ``--force``), then
+review the diff.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+import meeplex
+import meeplex.oracle
+from meeplex.testing import random_action
+from meeplex.testing.strategies import combined_variants
+
+GOLDEN_DIR = Path(__file__).parent / "golden"
+
+# (game string, seeds), chosen by hand where a game is listed here. Small max_turns keep the files readable;
+# the default game is there once in full.
+CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
+    "flip_city": [
+        ("flip_city", (1, 2)),
+        ("flip_city(max_turns=6,players=3)", (1, 2)),
+        ("flip_city(max_turns=6,office=true,players=2)", (1, 2, 3)),
+        ("flip_city(max_turns=4,office=true,players=4)", (1,)),
+        ("flip_city(max_turns=10,players=1)", (1, 2)),
+        ("flip_city(max_turns=10,office=true,players=1)", (3,)),
+        (
+            "flip_city(apartment_unhappiness=0,hospital_cash=0,mall_recycle=false,max_turns=6,"
+            "station_recycle=false)",
+            (1, 2),
+        ),
+    ],
+}
+
+
+def golden_sets() -> list[tuple[str, tuple[int, ...]]]:
+    """The chosen sets, and for any other registered game its default game and its two combined variants
+    (``combined_variants``, turn limit at most 6), so that a new game gets golden playthroughs from
+    ``--regen`` without editing this file."""
+    sets: list[tuple[str, tuple[int, ...]]] = []
+    for game_id in meeplex.games():
+        if game_id in CHOSEN:
+            sets += CHOSEN[game_id]
+            continue
+        for variant in combined_variants(game_id):
+            if variant and "max_turns" in meeplex.make(game_id).params:
+                variant = dict(variant, max_turns=min(variant.get("max_turns", 6), 6))
+            sets.append((meeplex.game_string(game_id, variant), (1, 2) if variant else (1,)))
+    return sets
+
+
+GOLDEN_SETS = golden_sets()
+
+ENGINES = {
+    "rust": (meeplex.make, meeplex.Rng),
+    "oracle": (meeplex.oracle.make, meeplex.oracle.Rng),
+}
+
+
+def file_name(game_string: str, seed: int) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", game_string.lower()).strip("-")
+    return f"{slug}--seed{seed}.txt"
+
+
+def playthrough(engine: str, game_string: str, seed: int) -> str:
+    """The golden text of one random game (DESIGN's random step with the engine's own Rng)."""
+    make, rng_cls = ENGINES[engine]
+    state = make(game_string).new_initial_state()
+    rng = rng_cls(seed)
+    lines = [f"# game: {game_string}", f"# seed: {seed}", "# step player action text"]
+    step = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        action = random_action(state, rng)
+        lines.append(f"{step} {player} {action} {state.action_to_string(action)}")
+        state.apply_action(action)
+        step += 1
+    lines.append(f"# returns: {json.dumps(list(state.returns()))}")
+    lines.append(f"# scores: {json.dumps(list(state.scores()))}")
+    lines.append(f"# final: {state.serialize()}")
+    return "\n".join(lines) + "\n"
+
+
+def _header(text: str) -> tuple[str, int]:
+    """The game string and the seed a golden text was made from."""
+    first, second = text.splitlines()[:2]
+    return first.removeprefix("# game: "), int(second.removeprefix("# seed: "))
+
+
+def _first_difference(expected: str, actual: str) -> str:
+    diff = difflib.unified_diff(
+        expected.splitlines(), actual.splitlines(), "golden", "engine", n=2, lineterm=""
+    )
+    return "\n".join(list(diff)[:20])
+
+
+GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.txt"))
+
+
+@pytest.mark.parametrize("engine", ["rust", "oracle"])
+@pytest.mark.parametrize("path", GOLDEN_FILES, ids=[p.stem for p in GOLDEN_FILES])
+def test_golden_playthrough(path: Path, engine: str):
+    expected = path.read_text()
+    game_string, seed = _header(expected)
+    actual = playthrough(engine, game_string, seed)
+    assert actual == expected, f"{engine} departs from {path.name}:\n{_first_difference(expected, actual)}"
+
+
+def test_golden_files_match_the_list():
+    """Every listed playthrough has its file and no file is stale, so ``--regen`` reproduces the directory."""
+    wanted = {file_name(g, s) for g, seeds in GOLDEN_SETS for s in seeds}
+    assert {p.name for p in GOLDEN_FILES} == wanted
+
+
+def test_every_registered_game_has_golden_playthroughs():
+    """A newly registered game fails here until ``--regen`` has written its playthroughs."""
+    covered = {meeplex.make(_header(p.read_text())[0]).name for p in GOLDEN_FILES}
+    assert covered == set(meeplex.games())
+
+
+def regenerate(engine: str, force: bool) -> int:
+    GOLDEN_DIR.mkdir(exist_ok=True)
+    other = "oracle" if engine == "rust" else "rust"
+    texts = {file_name(g, s): playthrough(engine, g, s) for g, seeds in GOLDEN_SETS for s in seeds}
+    disagree = [name for name, text in texts.items() if playthrough(other, *_header(text)) != text]
+    if disagree:
+        print(f"{other} disagrees with {engine} on {disagree}", file=sys.stderr)
+        if not force:
+            print("nothing written (--force writes anyway)", file=sys.stderr)
+            return 1
+    for stale in GOLDEN_DIR.glob("*.txt"):
+        if stale.name not in texts:
+            stale.unlink()
+    for name, text in texts.items():
+        (GOLDEN_DIR / name).write_text(text)
+    print(f"wrote {len(texts)} playthroughs to {GOLDEN_DIR}")
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--regen", action="store_true", help="rewrite tests/golden/ from an engine")
+    parser.add_argument("--engine", choices=sorted(ENGINES), default="rust")
+    parser.add_argument("--force", action="store_true", help="write even if the other engine disagrees")
+    args = parser.parse_args()
+    if not args.regen:
+        sys.exit(pytest.main([__file__, "-q"]))
+    sys.exit(regenerate(args.engine, args.force))
