@@ -27,6 +27,8 @@ lint: install
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	$(BIN)/ruff check python tests benches
 	$(BIN)/ruff format --check python tests benches
+	$(BIN)/python -m mypy --strict python/meeplex
+	$(BIN)/python -m mypy.stubtest meeplex._core
 
 test: lint
 	cargo test --workspace --quiet

@@ -12,9 +12,18 @@ pure-Python reference implementations of the same games, with the same API.
 
 from __future__ import annotations
 
-from . import _core, games
-from ._params import game_string, merge_params, parse_game_string
+from typing import cast
+
+from . import _core
+from . import games as _games_package
+from ._params import ParamValue, game_string, merge_params, parse_game_string
 from .errors import GameError, IllegalActionError, InvalidNotationError, InvalidStateError
+from .games import _CallableGamesModule
+
+# ``meeplex.games`` is a package made callable (``meeplex.games()`` lists the ids): the same object, typed
+# so that a type checker knows it can be called.
+games = cast(_CallableGamesModule, _games_package)
+del _games_package, _CallableGamesModule
 
 CHANCE: int = -1
 """``current_player()`` at a chance node (OpenSpiel's kChancePlayerId)."""
@@ -36,7 +45,9 @@ def make(name: str, **params: object) -> Game:
     ``InvalidNotationError``.
     """
     game_id, from_string = parse_game_string(name)
-    return _core.Game(game_id, merge_params(game_id, from_string, params))
+    # The engine checks every value itself (a value of another type is an InvalidStateError too).
+    merged = cast("dict[str, ParamValue]", merge_params(game_id, from_string, params))
+    return _core.Game(game_id, merged)
 
 
 def play_random(game: Game, seed: int) -> State:

@@ -53,7 +53,9 @@ def parse_game_string(text: str) -> tuple[str, dict[str, ParamValue]]:
     return name, params
 
 
-def merge_params(name: str, from_string: Mapping[str, ParamValue], keywords: Mapping[str, object]) -> dict:
+def merge_params(
+    name: str, from_string: Mapping[str, ParamValue], keywords: Mapping[str, object]
+) -> dict[str, object]:
     """Combine a game string's parameters with keyword arguments; a key given both ways is an error."""
     merged: dict[str, object] = dict(from_string)
     for key, value in keywords.items():

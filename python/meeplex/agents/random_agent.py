@@ -6,12 +6,11 @@ Because both draw from the shared PRNG in the documented way, a game driven by o
 
 from __future__ import annotations
 
-from typing import Any
-
 from meeplex import Rng
+from meeplex._protocols import StateLike
 
 
-def random_legal_action(state: Any, rng: Rng) -> int:
+def random_legal_action(state: StateLike, rng: Rng) -> int:
     """``legal_actions()[rng.below(len)]``: the decision half of the shared random step."""
     legal = state.legal_actions()
     if not legal:
@@ -19,7 +18,7 @@ def random_legal_action(state: Any, rng: Rng) -> int:
     return legal[rng.below(len(legal))]
 
 
-def resolve_chance(state: Any, rng: Rng) -> int:
+def resolve_chance(state: StateLike, rng: Rng) -> int:
     """Pick a chance outcome with the shared PRNG: outcomes sorted by id, ``r = below(W)``, first running
     total above ``r``. Integer weights (not float probabilities) so that every engine picks the same one."""
     outcomes = sorted(state.chance_weights())
@@ -44,7 +43,7 @@ class RandomAgent:
         self.seed = seed
         self.rng = Rng(seed)
 
-    def step(self, state: Any) -> int:
+    def step(self, state: StateLike) -> int:
         return random_legal_action(state, self.rng)
 
     def __repr__(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.console import Console
 from rich.markup import escape
@@ -137,8 +137,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 2
     console = Console()
     errors = Console(stderr=True, highlight=False, soft_wrap=True)
+    command: Callable[[argparse.Namespace, Console], int] = args.func
     try:
-        return args.func(args, console)
+        return command(args, console)
     except BrokenPipeError:  # `meeplex list | head`: the reader left, nothing is wrong
         sys.stderr.close()
         return 0

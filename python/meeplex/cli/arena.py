@@ -192,7 +192,7 @@ def _parallel(
     """Chunks of finished games in completion order, at most a few chunks per worker in flight."""
     context = multiprocessing.get_context("spawn")  # no fork of a process that runs rich's refresh thread
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts)
-    pending: set[Future] = set()
+    pending: set[Future[list[GameRecord]]] = set()
     chunks = _chunks(games, jobs)
     try:
         for chunk in chunks:

@@ -73,7 +73,10 @@ class _Budget:
 
     @property
     def total(self) -> float:
-        return float(self.games) if self.seconds is None else self.seconds
+        if self.seconds is not None:
+            return self.seconds
+        assert self.games is not None, "a budget has a number of games or minutes"
+        return float(self.games)
 
     def done(self, played: int) -> float:
         return float(played) if self.seconds is None else min(self.elapsed(), self.seconds)
@@ -82,7 +85,10 @@ class _Budget:
         return time.monotonic() - self.start
 
     def more(self, played: int) -> bool:
-        return played < self.games if self.seconds is None else self.elapsed() < self.seconds
+        if self.seconds is not None:
+            return self.elapsed() < self.seconds
+        assert self.games is not None, "a budget has a number of games or minutes"
+        return played < self.games
 
 
 def _fuzz_runs(targets: list[str], seed: int, budget: _Budget) -> Iterator[tuple[int, str, int]]:
@@ -220,9 +226,9 @@ def cmd_fuzz(args: argparse.Namespace, console: Console) -> int:
     console.print(_fuzz_table(stats, budget.elapsed()))
     if failure is None:
         return 0
-    target, seed, divergence, exc = failure
-    if exc is not None:
-        _report_crash(console, target, seed, exc)
+    target, seed, divergence, crash = failure
+    if crash is not None:
+        _report_crash(console, target, seed, crash)
     else:
         _report_disagreement(console, target, seed, divergence)
     return 1

@@ -76,7 +76,9 @@ def read_record(path: str, index: int) -> dict[str, Any]:
     try:
         data = json.loads(line)
     except ValueError as exc:
-        raise CliError(f"{where}: not valid JSON ({exc.msg})") from None
+        # Not every ValueError of json.loads is a JSONDecodeError (an int literal past Python's digit limit).
+        detail = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+        raise CliError(f"{where}: not valid JSON ({detail})") from None
     return _check(data, where)
 
 

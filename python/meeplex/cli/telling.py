@@ -10,21 +10,22 @@ it relies only on ``information_state_string``, which every game writes to hold 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.markup import escape
 from rich.table import Table
 
+from meeplex._protocols import StateLike
+
 from .common import number
 
 
-def _known_after(state: Any, action: int, seat: int) -> str | None:
+def _known_after(state: StateLike, action: int, seat: int) -> str | None:
     after = state.clone()
     after.apply_action(action)
     return after.information_state_string(seat)
 
 
-def seat_can_tell(state: Any, action: int, seat: int) -> bool:
+def seat_can_tell(state: StateLike, action: int, seat: int) -> bool:
     """Whether ``seat`` learns exactly which of the possible actions at ``state`` is ``action``."""
     options = state.legal_actions()
     if len(options) <= 1:
@@ -36,7 +37,7 @@ def seat_can_tell(state: Any, action: int, seat: int) -> bool:
         return False
 
 
-def move_line(state: Any, action: int, viewers: Sequence[int], names: Sequence[str]) -> str:
+def move_line(state: StateLike, action: int, viewers: Sequence[int], names: Sequence[str]) -> str:
     """The rich-markup line announcing ``action`` at ``state`` to the seats in ``viewers`` (all, if empty):
     ``chance: reveal Church``, ``seat 1 (random): buy Hospital`` or ``seat 1 (random): a hidden move``.
 
@@ -54,7 +55,7 @@ def move_line(state: Any, action: int, viewers: Sequence[int], names: Sequence[s
     return f"[{style}]{who}:[/] {what}"
 
 
-def outcome_line(state: Any, names: Sequence[str]) -> str:
+def outcome_line(state: StateLike, names: Sequence[str]) -> str:
     """Who won, in words: a sole winner, a shared victory, or no winner."""
     returns = state.returns()
     winners = [seat for seat, r in enumerate(returns) if r > 0]
@@ -68,7 +69,7 @@ def outcome_line(state: Any, names: Sequence[str]) -> str:
     return f"[bold green]shared victory: {listed}[/]"
 
 
-def result_table(state: Any, names: Sequence[str]) -> Table:
+def result_table(state: StateLike, names: Sequence[str]) -> Table:
     """Returns (share of the win) and the game's own scores, one row per seat."""
     table = Table(title="result", title_justify="left")
     table.add_column("seat", justify="right")

@@ -284,7 +284,9 @@ class VectorGameEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]])
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal actions of the seat to move in each game, shape (num_envs, num_distinct_actions)."""
-        return self._mask.copy()
+        # Named: numpy's stubs type ndarray.copy() as Any when checking for Python 3.10.
+        mask: npt.NDArray[np.int8] = self._mask.copy()
+        return mask
 
     def _first_seed(self, seed: int | Sequence[int | None] | None) -> int | None:
         """Game i is seeded ``first + i`` by the core, so a list of seeds must be exactly that."""

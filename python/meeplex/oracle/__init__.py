@@ -14,7 +14,11 @@ This package imports nothing from the compiled ``meeplex._core``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Protocol
+
 from meeplex._params import merge_params, parse_game_string
+from meeplex._protocols import GameLike, StateLike
 from meeplex.errors import GameError, IllegalActionError, InvalidNotationError, InvalidStateError
 
 from .flip_city import FlipCityGame, FlipCityState
@@ -25,8 +29,15 @@ CHANCE: int = -1
 TERMINAL: int = -4
 """``current_player()`` once the game is over (OpenSpiel's kTerminalPlayerId)."""
 
+
+class _GameClass(GameLike, Protocol):
+    """An oracle game class: built from a parameter mapping, checked by the game itself."""
+
+    def __init__(self, params: Mapping[str, object] | None = None) -> None: ...
+
+
 # The registry: adding a game is one line.
-GAMES: dict[str, type] = {
+GAMES: dict[str, type[_GameClass]] = {
     "flip_city": FlipCityGame,
     "flip_city_wilderness": __import__("meeplex.oracle.flip_city", fromlist=["_"]).FlipCityWildernessGame,
     "flip_pick_towers": __import__("meeplex.oracle.flip_pick_towers", fromlist=["_"]).FlipPickTowersGame,
@@ -39,7 +50,7 @@ def games() -> list[str]:
     return sorted(GAMES)
 
 
-def make(name: str, **params: object):
+def make(name: str, **params: object) -> GameLike:
     """A game by id with keyword parameters, or from one game string: ``make("flip_city(players=3)")``.
 
     An unknown game or bad parameters raise ``InvalidStateError``; a malformed game string raises
@@ -51,7 +62,7 @@ def make(name: str, **params: object):
     return GAMES[game_id](merge_params(game_id, from_string, params))
 
 
-def random_step(state, rng: Rng) -> int:
+def random_step(state: StateLike, rng: Rng) -> int:
     """Apply one random step (DESIGN.md, "The shared PRNG") and return the action taken.
 
     At a chance node: the outcomes sorted by action id, with integer weights summing to ``W``; draw
@@ -77,7 +88,7 @@ def random_step(state, rng: Rng) -> int:
     return action
 
 
-def play_random(game, seed: int):
+def play_random(game: GameLike, seed: int) -> StateLike:
     """Play one whole game from the initial state with ``Rng(seed)`` and return the final, terminal state."""
     rng = Rng(seed)
     state = game.new_initial_state()

@@ -22,6 +22,7 @@ import json
 import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, SupportsIndex, TypeGuard, cast
 
 import numpy as np
 
@@ -125,7 +126,7 @@ def _as_int(value: object) -> int | None:
     if isinstance(value, (bool, np.bool_)):
         return None
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        return operator.index(cast(SupportsIndex, value))  # anything else raises the TypeError below
     except TypeError:
         return None
 
@@ -141,7 +142,7 @@ class FlipCityGame:
 
     name = GAME_NAME
 
-    def __init__(self, params: dict | None = None, **keywords: object) -> None:
+    def __init__(self, params: Mapping[str, object] | None = None, **keywords: object) -> None:
         if params is not None and not isinstance(params, Mapping):
             raise InvalidStateError(f"{self.name}: parameters must be a mapping, not {type(params).__name__}")
         given = dict(params or {})
@@ -151,7 +152,7 @@ class FlipCityGame:
             given[key] = value
         self._params = normalize_params(self.name, given)
         # Every parameter with its value (flip_city leaves default extension keys out of ``params``).
-        self.settings: dict = {key: spec[1] for key, spec in EXTENSION_PARAMETERS.items()}
+        self.settings: dict[str, Any] = {key: spec[1] for key, spec in EXTENSION_PARAMETERS.items()}
         self.settings.update(self._params)
         self.players: int = self._params["players"]
         self.solo: bool = self.players == 1
@@ -200,7 +201,7 @@ class FlipCityGame:
             self._chance_text_to_id["bottom " + key] = face
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """The full, normalised parameter dict (a copy)."""
         return dict(self._params)
 
@@ -1041,11 +1042,11 @@ class FlipCityState:
 
     # ----- serialization (FC §7, §7) -----
 
-    def to_json_object(self) -> dict:
+    def to_json_object(self) -> dict[str, object]:
         family = self.game.family
         seats = []
         for seat in self.seats:
-            entry: dict = {
+            entry: dict[str, object] = {
                 "best": seat.best,
                 "deck_known": list(seat.deck_known),
                 "deck_unknown": list(seat.deck_unknown),
@@ -1096,7 +1097,7 @@ class FlipCityState:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FlipCityState) and other.serialize() == self.serialize()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable: typeshed's idiom, no other spelling
 
 
 def _player_label(player: int) -> str:
@@ -1151,7 +1152,7 @@ class _Reader:
     def bad(self, message: str) -> InvalidStateError:
         return InvalidStateError(f"{self.game.name}: bad serialized state: {message}")
 
-    def get_int(self, obj: dict, key: str, low: int, high: int) -> int:
+    def get_int(self, obj: dict[str, object], key: str, low: int, high: int) -> int:
         value = obj[key]
         if not _is_int(value):
             raise self.bad(f"{key} must be an int, got {value!r}")
@@ -1159,13 +1160,13 @@ class _Reader:
             raise self.bad(f"{key} = {value} is out of range {low}..{high}")
         return value
 
-    def get_bool(self, obj: dict, key: str) -> bool:
+    def get_bool(self, obj: dict[str, object], key: str) -> bool:
         value = obj[key]
         if not isinstance(value, bool):
             raise self.bad(f"{key} must be a bool, got {value!r}")
         return value
 
-    def get_counts(self, obj: dict, key: str) -> list[int]:
+    def get_counts(self, obj: dict[str, object], key: str) -> list[int]:
         size = self.game.num_faces
         value = obj[key]
         if not isinstance(value, list) or len(value) != size:
@@ -1177,7 +1178,7 @@ class _Reader:
                 raise self.bad(f"{key} holds a count {count} out of range 0..{MAX_COUNTER}")
         return list(value)
 
-    def get_faces(self, obj: dict, key: str, what: str) -> list[int]:
+    def get_faces(self, obj: dict[str, object], key: str, what: str) -> list[int]:
         value = obj[key]
         if not isinstance(value, list):
             raise self.bad(f"{what} {key} must be a list")
@@ -1186,7 +1187,7 @@ class _Reader:
                 raise self.bad(f"{what} {key} holds {face!r}, not a face id")
         return list(value)
 
-    def check_keys(self, obj: object, keys: frozenset, what: str) -> dict:
+    def check_keys(self, obj: object, keys: frozenset[str], what: str) -> dict[str, object]:
         if not isinstance(obj, dict):
             raise self.bad(f"{what} must be a JSON object")
         missing = keys - obj.keys()
@@ -1198,9 +1199,9 @@ class _Reader:
         return obj
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     # READING: a JSON object with a key given twice is malformed (rejected, not "last one wins").
-    result: dict = {}
+    result: dict[str, object] = {}
     for key, value in pairs:
         if key in result:
             raise InvalidStateError(f"bad serialized state: key {key!r} given twice")
@@ -1208,11 +1209,11 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
     return result
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _same_params(given: object, expected: dict) -> bool:
+def _same_params(given: object, expected: dict[str, object]) -> bool:
     if not isinstance(given, dict) or given.keys() != expected.keys():
         return False
     return all(type(given[key]) is type(expected[key]) and given[key] == expected[key] for key in expected)

@@ -8,6 +8,7 @@ tables live in ``flip_city.py``.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from meeplex.errors import InvalidStateError
 
@@ -110,7 +111,7 @@ FACE_NAMES: tuple[str, ...] = tuple(face.name for face in BASE_FACES)  # the bas
 ALL_FACE_NAMES: tuple[str, ...] = tuple(face.name for face in ALL_FACES)
 
 
-def face_table(params: dict, num_faces: int) -> tuple[Face, ...]:
+def face_table(params: dict[str, Any], num_faces: int) -> tuple[Face, ...]:
     """The face table of a game (``num_faces`` = 12 or 22) with its parameters applied."""
     faces = list(ALL_FACES[:num_faces])
     faces[APARTMENT] = replace(faces[APARTMENT], unhappiness=params["apartment_unhappiness"])
@@ -251,7 +252,7 @@ def check_colours(game_id: str, piles: set[str], colours: str) -> None:
         seen[colour] = code
 
 
-def normalize_params(game_id: str, given: object) -> dict:
+def normalize_params(game_id: str, given: object) -> dict[str, Any]:
     """§1: every key checked, defaults filled in, the supply normalised; ``flip_city`` lists an extension key
     only when it differs from its default."""
     if not isinstance(given, dict):
@@ -259,7 +260,7 @@ def normalize_params(game_id: str, given: object) -> dict:
     for key in given:
         if key not in PARAMETERS:
             raise InvalidStateError(f"{game_id}: unknown parameter {key!r}")
-    params: dict = {}
+    params: dict[str, Any] = {}
     for key, (kind, default, low, high) in PARAMETERS.items():
         if key not in given:
             params[key] = default
@@ -271,13 +272,15 @@ def normalize_params(game_id: str, given: object) -> dict:
         elif kind is int:
             if isinstance(value, bool) or not isinstance(value, int):  # a bool is not an int
                 raise InvalidStateError(f"{game_id}: parameter {key!r} must be an int, got {value!r}")
-            if not low <= value <= high:  # type: ignore[operator]
+            assert isinstance(low, int) and isinstance(high, int), "an int parameter has int bounds"
+            if not low <= value <= high:
                 raise InvalidStateError(f"{game_id}: parameter {key!r} must be in {low}..{high}, got {value}")
             value = int(value)
         else:
             if not isinstance(value, str):
                 raise InvalidStateError(f"{game_id}: parameter {key!r} must be a word, got {value!r}")
-            if high is not None and value not in high:  # type: ignore[operator]
+            assert high is None or isinstance(high, tuple), "a word parameter lists its words, if any"
+            if high is not None and value not in high:
                 raise InvalidStateError(f"{game_id}: parameter {key!r} must be one of {high}, got {value!r}")
             value = str(value)
         params[key] = value
@@ -305,7 +308,7 @@ def normalize_params(game_id: str, given: object) -> dict:
     return out
 
 
-def piles_of(game_id: str, params: dict) -> list[str]:
+def piles_of(game_id: str, params: dict[str, Any]) -> list[str]:
     """The pile codes of a game with normalised ``params``, in canonical order."""
     if "supply" in params:
         piles = set(params["supply"].split("+"))
@@ -316,7 +319,7 @@ def piles_of(game_id: str, params: dict) -> list[str]:
     return [code for code in PILES if code in piles]
 
 
-def param(params: dict, key: str) -> object:
+def param(params: dict[str, Any], key: str) -> object:
     """A parameter's value, its default when ``flip_city`` left it out of ``params``."""
     if key in params:
         return params[key]

@@ -23,13 +23,15 @@ import functools
 import json
 import operator
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources as importlib_resources
+from typing import Any, SupportsIndex, TypeGuard, cast
 
 import numpy as np
 
 from meeplex._params import game_string
+from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
 
 GAME_NAME = "flip_pick_towers"
@@ -249,8 +251,8 @@ def _sheet_error(message: str) -> InvalidStateError:
     return InvalidStateError(f"{GAME_NAME}: bad sheet file: {message}")
 
 
-def _strict_pairs(pairs: list[tuple[str, object]]) -> dict:
-    result: dict = {}
+def _strict_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    result: dict[str, object] = {}
     for key, value in pairs:
         if key in result:
             raise _sheet_error(f"key {key!r} given twice")
@@ -266,7 +268,7 @@ def _no_constant(text: str) -> object:
     raise _sheet_error(f"{text} is not JSON")
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -286,7 +288,7 @@ def _check_expr(expr: object, is_cond: bool = False) -> tuple[int, int]:
     """§3.2: validate an expression (or a condition); return (depth, nodes)."""
     what = "condition" if is_cond else "expression"
     if not is_cond and _is_int(expr):
-        if not -1000 <= expr <= 1000:  # type: ignore[operator]
+        if not -1000 <= expr <= 1000:
             raise _sheet_error(f"literal {expr} is out of -1000..1000")
         return 1, 1
     if not isinstance(expr, list) or not expr or not isinstance(expr[0], str):
@@ -412,11 +414,12 @@ def parse_sheet(text: str) -> Sheet:
         if not isinstance(card_name, str) or not 1 <= len(card_name) <= 64 or card_name in names:
             raise _sheet_error(f"scoring card name {card_name!r} is not a new str of 1..64 characters")
         names.add(card_name)
-        targets = _int_list(card["targets"], 0, 1000, "a card's targets", 3, 3)
+        first, second, third = _int_list(card["targets"], 0, 1000, "a card's targets", 3, 3)
+        targets = (first, second, third)
         depth, nodes = _check_expr(card["score"])
         if depth > MAX_EXPR_DEPTH or nodes > MAX_EXPR_NODES:
             raise _sheet_error(f"card {card_name!r}: expression too deep ({depth}) or too big ({nodes})")
-        cards.append(ScoringCard(card_name, targets, card["score"]))  # type: ignore[arg-type]
+        cards.append(ScoringCard(card_name, targets, card["score"]))
 
     return Sheet(
         name=name,
@@ -492,7 +495,7 @@ def load_sheet(value: str) -> Sheet:
 # §1 Parameters
 # ---------------------------------------------------------------------------------------------------------
 
-DEFAULT_PARAMS: dict = {
+DEFAULT_PARAMS: dict[str, object] = {
     "competitive": False,
     "dragon_per_card": False,
     "garden_towers": True,
@@ -502,11 +505,11 @@ DEFAULT_PARAMS: dict = {
 }
 
 
-def normalize_params(given: Mapping) -> dict:
+def normalize_params(given: Mapping[str, object]) -> dict[str, Any]:
     for key in given:
         if key not in DEFAULT_PARAMS:
             raise InvalidStateError(f"{GAME_NAME}: unknown parameter {key!r}")
-    params = {}
+    params: dict[str, Any] = {}
     for key, default in DEFAULT_PARAMS.items():
         value = given.get(key, default)
         if isinstance(default, bool):
@@ -554,7 +557,7 @@ def _as_int(value: object) -> int | None:
     if isinstance(value, (bool, np.bool_)):
         return None
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        return operator.index(cast(SupportsIndex, value))  # anything else raises the TypeError below
     except TypeError:
         return None
 
@@ -674,7 +677,7 @@ class FlipPickTowersGame:
 
     name = GAME_NAME
 
-    def __init__(self, params: Mapping | None = None, **keywords: object) -> None:
+    def __init__(self, params: Mapping[str, object] | None = None, **keywords: object) -> None:
         if params is not None and not isinstance(params, Mapping):
             raise InvalidStateError(f"{GAME_NAME}: parameters must be a mapping, not {type(params).__name__}")
         given = dict(params or {})
@@ -720,7 +723,7 @@ class FlipPickTowersGame:
         return f"{COLUMN_LETTERS[c]}{r + 1}"
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         return dict(self._params)
 
     def num_players(self) -> int:
@@ -877,7 +880,7 @@ class FlipPickTowersState:
         cell = self._at(seat, r, c)
         return cell is not None and cell.is_floor()
 
-    def _cells(self):
+    def _cells(self) -> Iterator[tuple[int, int, int]]:
         """Every existing cell as (id, r, c)."""
         sheet = self.game.sheet
         for cell in range(sheet.num_cells):
@@ -1472,7 +1475,7 @@ class FlipPickTowersState:
         for s in range(made):
             if s == observer:
                 continue
-            slot = rng.below(3)  # type: ignore[union-attr]
+            slot = cast(RngLike, rng).below(3)  # checked above: given whenever a pick is hidden
             twin.seats[s].pick = slot
             position = len(twin.actions) - made + s
             if position >= 0:  # a hand-made history may be shorter
@@ -1648,7 +1651,7 @@ class FlipPickTowersState:
 
     # ----- serialization (§10) -----
 
-    def to_json_object(self) -> dict:
+    def to_json_object(self) -> dict[str, object]:
         return {
             "bean_height": self.bean_height,
             "decoration": self.decoration,
@@ -1702,7 +1705,7 @@ class FlipPickTowersState:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FlipPickTowersState) and other.serialize() == self.serialize()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable: typeshed's idiom, no other spelling
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -1781,7 +1784,7 @@ class _RoyalContext:
 
     def evaluate(self, expr: object) -> int:
         if _is_int(expr):
-            return int(expr)  # type: ignore[arg-type]
+            return int(expr)
         assert isinstance(expr, list)
         op, args = expr[0], expr[1:]
         if op == "count":
@@ -1811,12 +1814,12 @@ class _RoyalContext:
         if op == "if":
             return self.evaluate(args[1]) if self.holds(args[0]) else self.evaluate(args[2])
         if op == "lookup":
-            table = args[1]
+            table: list[int] = args[1]
             index = max(0, min(len(table) - 1, self.evaluate(args[0])))
             return table[index]
         raise AssertionError(op)  # pragma: no cover - validated with the sheet
 
-    def holds(self, cond: list) -> bool:
+    def holds(self, cond: list[Any]) -> bool:
         op, args = cond[0], cond[1:]
         if op == "ge":
             return self.evaluate(args[0]) >= self.evaluate(args[1])
@@ -1870,8 +1873,8 @@ def _bad(message: str) -> InvalidStateError:
     return InvalidStateError(f"{GAME_NAME}: bad serialized state: {message}")
 
 
-def _state_pairs(pairs: list[tuple[str, object]]) -> dict:
-    result: dict = {}
+def _state_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    result: dict[str, object] = {}
     for key, value in pairs:
         if key in result:
             raise _bad(f"key {key!r} given twice")
@@ -1879,7 +1882,7 @@ def _state_pairs(pairs: list[tuple[str, object]]) -> dict:
     return result
 
 
-def _get_int(obj: dict, key: str, low: int, high: int) -> int:
+def _get_int(obj: dict[str, object], key: str, low: int, high: int) -> int:
     value = obj[key]
     if not _is_int(value) or not low <= value <= high:
         raise _bad(f"{key} must be an int in {low}..{high}, got {value!r}")
@@ -1895,7 +1898,7 @@ def _int_list_exact(value: object, length: int, low: int, high: int, what: str) 
     return list(value)
 
 
-def _check_keys(obj: object, keys: frozenset, what: str) -> dict:
+def _check_keys(obj: object, keys: frozenset[str], what: str) -> dict[str, object]:
     if not isinstance(obj, dict):
         raise _bad(f"{what} must be a JSON object")
     if obj.keys() != keys:
@@ -1903,7 +1906,7 @@ def _check_keys(obj: object, keys: frozenset, what: str) -> dict:
     return obj
 
 
-def _same_params(given: object, expected: dict) -> bool:
+def _same_params(given: object, expected: dict[str, object]) -> bool:
     if not isinstance(given, dict) or given.keys() != expected.keys():
         return False
     return all(type(given[k]) is type(expected[k]) and given[k] == expected[k] for k in expected)
@@ -2050,7 +2053,7 @@ def _deserialize(game: FlipPickTowersGame, text: object) -> FlipPickTowersState:
         seats.append(SeatState(grid, stalls, gained, used, crest, round_scores, pick, roof))
 
     # Steps.
-    defaults = ("none", -1, 0, 0, [], "none", 0)
+    defaults: tuple[object, ...] = ("none", -1, 0, 0, [], "none", 0)
     sketch_defaults = (task, magic, delta, pass_, queue, decoration, bean_height) == defaults
     if step == "deal" and (display or list(deck) != list(full) or round_ != 1 or turn != 0):
         raise _bad("the deal comes before anything else")

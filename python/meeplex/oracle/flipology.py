@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from math import comb
+from typing import Any, SupportsIndex, TypeGuard, cast
 
 import numpy as np
 
 from meeplex._params import game_string
+from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
 
 GAME_NAME = "flipology"
@@ -118,14 +120,14 @@ PARAMETERS: dict[str, tuple[type, object, int, int]] = {
 }
 
 
-def normalize_params(given: dict) -> dict:
+def normalize_params(given: dict[str, object]) -> dict[str, Any]:
     """All five keys with defaults filled in; unknown keys, wrong types, out-of-range values -> error."""
     if not isinstance(given, dict):
         raise InvalidStateError(f"{GAME_NAME}: parameters must be a dict")
     for key in given:
         if key not in PARAMETERS:
             raise InvalidStateError(f"{GAME_NAME}: unknown parameter {key!r}")
-    params: dict = {}
+    params: dict[str, Any] = {}
     for key, (kind, default, low, high) in PARAMETERS.items():
         value = given.get(key, default)
         if kind is bool:
@@ -167,9 +169,14 @@ def _as_int(value: object) -> int | None:
     if isinstance(value, (bool, np.bool_)):
         return None
     try:
-        return operator.index(value)  # type: ignore[arg-type]
+        return operator.index(cast(SupportsIndex, value))  # anything else raises the TypeError below
     except TypeError:
         return None
+
+
+def _is_rng(value: object) -> TypeGuard[RngLike]:
+    """Whether ``value`` draws like the shared PRNG (has a ``below`` method)."""
+    return callable(getattr(value, "below", None))
 
 
 def _normalize_text(text: str) -> str:
@@ -188,7 +195,7 @@ class FlipologyGame:
 
     name = GAME_NAME
 
-    def __init__(self, params: dict | None = None, **keywords: object) -> None:
+    def __init__(self, params: Mapping[str, object] | None = None, **keywords: object) -> None:
         if params is not None and not isinstance(params, Mapping):
             raise InvalidStateError(f"{GAME_NAME}: parameters must be a mapping, not {type(params).__name__}")
         given = dict(params or {})
@@ -214,7 +221,7 @@ class FlipologyGame:
         self.deck: tuple[int, ...] = tuple(deck)
 
     @property
-    def params(self) -> dict:
+    def params(self) -> dict[str, Any]:
         """The full, normalised parameter dict (a copy)."""
         return dict(self._params)
 
@@ -235,7 +242,8 @@ class FlipologyGame:
             return 3 * per_round
         per_round = 9 * n + 7 * n + 3 * n * (1 + 7 * n * (n + 4))
         if self.variant == NATURE_VARIANT:
-            return self._params["max_rounds"] * per_round
+            max_rounds: int = self._params["max_rounds"]
+            return max_rounds * per_round
         return per_round
 
     def observation_shape(self) -> tuple[int, ...]:
@@ -449,7 +457,13 @@ class FlipologyState:
         return kinds
 
     def _face_down_positions(self) -> list[int]:
-        return [pos for pos in self._present_positions() if not self._record_at(pos).up]  # type: ignore[union-attr]
+        down = []
+        for pos in self._present_positions():
+            record = self._record_at(pos)
+            assert record is not None
+            if not record.up:
+                down.append(pos)
+        return down
 
     # ----- whose move (§4.1) -----
 
@@ -600,7 +614,7 @@ class FlipologyState:
                 return
             self._begin_arrange()
 
-    def _first_in_order(self, wanted, after: int | None = None) -> int | None:
+    def _first_in_order(self, wanted: Callable[[int], bool], after: int | None = None) -> int | None:
         """The first seat in the order start, start+1, ... (or the seats after ``after`` in that order) that
         satisfies ``wanted``."""
         order = [(self.start + k) % self.n for k in range(self.n)]
@@ -1032,7 +1046,7 @@ class FlipologyState:
     def resample_from_infostate(self, player: object, rng: object = None) -> FlipologyState:
         """§9: a state consistent with all that seat ``player`` knows, drawn with the right probabilities."""
         p = self._check_seat(player)
-        if rng is None or not callable(getattr(rng, "below", None)):
+        if rng is None or not _is_rng(rng):
             raise InvalidStateError(f"{GAME_NAME}: resample_from_infostate needs an Rng")
         bit = 1 << p
         live = self._all_records()
@@ -1330,8 +1344,8 @@ class FlipologyState:
 
     # ----- serialization (§10) -----
 
-    def to_json_object(self) -> dict:
-        def row_entry(record: Record | None):
+    def to_json_object(self) -> dict[str, object]:
+        def row_entry(record: Record | None) -> list[int] | None:
             return None if record is None else [record.card, record.draw, record.known, record.up]
 
         return {
@@ -1377,7 +1391,7 @@ class FlipologyState:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, FlipologyState) and other.serialize() == self.serialize()
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # mutable, so unhashable: typeshed's idiom, no other spelling
 
 
 def _player_label(player: int) -> str:
@@ -1397,8 +1411,8 @@ def _bad(message: str) -> InvalidStateError:
     return InvalidStateError(f"{GAME_NAME}: bad serialized state: {message}")
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
-    result: dict = {}
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    result: dict[str, object] = {}
     for key, value in pairs:
         if key in result:
             raise _bad(f"key {key!r} given twice")
@@ -1406,7 +1420,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
     return result
 
 
-def _same_params(given: object, expected: dict) -> bool:
+def _same_params(given: object, expected: dict[str, object]) -> bool:
     if not isinstance(given, dict) or given.keys() != expected.keys():
         return False
     return all(type(given[key]) is type(expected[key]) and given[key] == expected[key] for key in expected)

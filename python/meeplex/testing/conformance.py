@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import CHANCE, TERMINAL
+from .._protocols import GameLike, RngLike, StateLike
 from ..errors import IllegalActionError
 
 # Probabilities are floats computed from integer weights; anything looser than this is a real mismatch.
@@ -38,7 +39,7 @@ class ConformanceReport:
     lengths: list[int] = field(default_factory=list)
 
 
-def rng_class_for(game: object) -> Callable[[int], object]:
+def rng_class_for(game: object) -> Callable[[int], RngLike]:
     """The ``Rng`` class of the engine that made ``game`` (an engine's methods may insist on its own type)."""
     module = type(game).__module__ or ""
     if module.startswith("meeplex.oracle"):
@@ -50,7 +51,7 @@ def rng_class_for(game: object) -> Callable[[int], object]:
     return meeplex.Rng
 
 
-def random_action(state, rng) -> int | None:
+def random_action(state: StateLike, rng: RngLike) -> int | None:
     """DESIGN's random step: the action it takes from ``state`` with ``rng``, or None at the end.
 
     At a chance node: ``r = below(W)`` over the outcomes sorted by id, the first whose running total of
@@ -85,7 +86,7 @@ def _is_int(x: object) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-def _check_player(state, game) -> int:
+def _check_player(state: StateLike, game: GameLike) -> int:
     player = state.current_player()
     n = game.num_players()
     _check(_is_int(player), f"current_player() is {player!r}, not an int")
@@ -95,7 +96,7 @@ def _check_player(state, game) -> int:
     return int(player)
 
 
-def _check_legal_actions(state, game, player: int) -> list[int]:
+def _check_legal_actions(state: StateLike, game: GameLike, player: int) -> list[int]:
     legal = state.legal_actions()
     _check(all(_is_int(a) for a in legal), f"legal_actions() holds a non-int: {legal!r}")
     _check(list(legal) == sorted(set(legal)), f"legal_actions() not sorted or has duplicates: {legal}")
@@ -108,7 +109,7 @@ def _check_legal_actions(state, game, player: int) -> list[int]:
     return [int(a) for a in legal]
 
 
-def _check_mask(state, game, player: int, legal: list[int]) -> None:
+def _check_mask(state: StateLike, game: GameLike, player: int, legal: list[int]) -> None:
     mask = np.asarray(state.legal_actions_mask())
     _check(mask.dtype == np.int8, f"legal_actions_mask() dtype is {mask.dtype}, not int8")
     size = game.max_chance_outcomes() if player == CHANCE else game.num_distinct_actions()
@@ -117,7 +118,7 @@ def _check_mask(state, game, player: int, legal: list[int]) -> None:
     _check(np.flatnonzero(mask).tolist() == legal, "legal_actions_mask() disagrees with legal_actions()")
 
 
-def _check_notation(state, legal: list[int]) -> None:
+def _check_notation(state: StateLike, legal: list[int]) -> None:
     texts = [state.action_to_string(a) for a in legal]
     _check(all(isinstance(t, str) and t for t in texts), f"action_to_string gave a non-string: {texts!r}")
     _check(len(set(texts)) == len(texts), f"action strings not unique: {texts}")
@@ -126,7 +127,7 @@ def _check_notation(state, legal: list[int]) -> None:
         _check(back == action, f"string_to_action({text!r}) = {back!r}, expected {action}")
 
 
-def _check_chance(state, legal: list[int]) -> None:
+def _check_chance(state: StateLike, legal: list[int]) -> None:
     weights = state.chance_weights()
     outcomes = state.chance_outcomes()
     _check([a for a, _ in weights] == legal, f"chance_weights() actions {weights} differ from {legal}")
@@ -142,7 +143,7 @@ def _check_chance(state, legal: list[int]) -> None:
         _check(abs(p - w / total) < _PROB_TOL, f"outcome {action}: probability {p} but weight {w}/{total}")
 
 
-def _illegal_candidates(game, player: int, legal: list[int]) -> list[int]:
+def _illegal_candidates(game: GameLike, player: int, legal: list[int]) -> list[int]:
     """A few ids the state must refuse: in range but not legal, just out of range, negative."""
     bound = game.max_chance_outcomes() if player == CHANCE else game.num_distinct_actions()
     not_legal = [a for a in range(bound) if a not in set(legal)]
@@ -150,7 +151,9 @@ def _illegal_candidates(game, player: int, legal: list[int]) -> list[int]:
     return picks + [game.num_distinct_actions(), -1]
 
 
-def _check_illegal_refused(state, game, player: int, legal: list[int], before: str) -> None:
+def _check_illegal_refused(
+    state: StateLike, game: GameLike, player: int, legal: list[int], before: str
+) -> None:
     for action in _illegal_candidates(game, player, legal):
         try:
             state.apply_action(action)
@@ -163,7 +166,7 @@ def _check_illegal_refused(state, game, player: int, legal: list[int], before: s
         _check(state.serialize() == before, f"a refused apply_action({action}) changed the state")
 
 
-def _check_clone(state, legal: list[int], before: str) -> None:
+def _check_clone(state: StateLike, legal: list[int], before: str) -> None:
     copy = state.clone()
     _check(copy is not state, "clone() returned the same object")
     _check(copy.serialize() == before, "clone().serialize() differs from the original")
@@ -174,7 +177,7 @@ def _check_clone(state, legal: list[int], before: str) -> None:
         _check(copy.serialize() != before, "apply_action on the clone left its serialization unchanged")
 
 
-def _check_round_trip(state, game, before: str) -> None:
+def _check_round_trip(state: StateLike, game: GameLike, before: str) -> None:
     _check(isinstance(before, str), f"serialize() returned {type(before).__name__}, not str")
     again = game.deserialize_state(before)
     _check(again.serialize() == before, "serialize -> deserialize_state -> serialize changed the text")
@@ -185,7 +188,7 @@ def _check_round_trip(state, game, before: str) -> None:
     )
 
 
-def _check_observations(state, game) -> None:
+def _check_observations(state: StateLike, game: GameLike) -> None:
     shape = tuple(game.observation_shape())
     for seat in range(game.num_players()):
         obs = np.asarray(state.observation_tensor(seat))
@@ -196,7 +199,7 @@ def _check_observations(state, game) -> None:
         _check(isinstance(state.information_state_string(seat), str), f"information_state_string({seat})")
 
 
-def _check_returns(state, game, player: int) -> None:
+def _check_returns(state: StateLike, game: GameLike, player: int) -> None:
     n = game.num_players()
     returns = list(state.returns())
     scores = list(state.scores())
@@ -211,7 +214,7 @@ def _check_returns(state, game, player: int) -> None:
     _check(abs(total - 1.0) < _PROB_TOL or abs(total) < _PROB_TOL, f"returns() sum to {total}, not 1 or 0")
 
 
-def _observation_view(state, seat: int) -> tuple:
+def _observation_view(state: StateLike, seat: int) -> tuple[bytes, str, str]:
     return (
         np.asarray(state.observation_tensor(seat)).tobytes(),
         state.observation_string(seat),
@@ -219,7 +222,7 @@ def _observation_view(state, seat: int) -> tuple:
     )
 
 
-def _check_no_leak(state, game, perfect_information: bool | None, seed: int) -> None:
+def _check_no_leak(state: StateLike, game: GameLike, perfect_information: bool | None, seed: int) -> None:
     """Two resamples for seat p must look the same to p as the real state does (DESIGN: no leak)."""
     rng_cls = rng_class_for(game)
     before = state.serialize()
@@ -238,7 +241,7 @@ def _check_no_leak(state, game, perfect_information: bool | None, seed: int) -> 
         _check(state.serialize() == before, f"resample_from_infostate({seat}) changed the original state")
 
 
-def perfect_information_of(game) -> bool | None:
+def perfect_information_of(game: object) -> bool | None:
     """The game's own claim of perfect information, where it makes one (attribute or method); else None."""
     claim = getattr(game, "perfect_information", None)
     if callable(claim):
@@ -246,7 +249,9 @@ def perfect_information_of(game) -> bool | None:
     return claim if isinstance(claim, bool) else None
 
 
-def check_state(state, game, *, perfect_information: bool | None = None, seed: int = 0) -> None:
+def check_state(
+    state: StateLike, game: GameLike, *, perfect_information: bool | None = None, seed: int = 0
+) -> None:
     """Check every conformance rule on one state; raise ``ConformanceError`` naming the first broken rule.
 
     ``perfect_information``: True makes the no-leak check also insist that a resample equals the state
@@ -271,14 +276,14 @@ def check_state(state, game, *, perfect_information: bool | None = None, seed: i
     _check(state.serialize() == before, "the checks themselves changed the state (a getter mutates it)")
 
 
-def _describe(game) -> str:
+def _describe(game: GameLike) -> str:
     from .._params import game_string
 
     return game_string(game.name, game.params)
 
 
 def run_conformance(
-    game,
+    game: GameLike,
     seeds: Iterable[int],
     *,
     max_steps: int | None = None,
@@ -309,6 +314,7 @@ def run_conformance(
                 if done:
                     break
                 action = random_action(state, rng)
+                assert action is not None, "a random step from a state that is not terminal"
                 state.apply_action(action)
                 applied.append(action)
                 _check(list(state.history()) == applied, "history() is not the list of applied actions")

@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar, cast
 
 import numpy as np
 
+from .._protocols import GameLike, StateLike
 from ..errors import GameError, IllegalActionError
 from .conformance import random_action
 
+_T = TypeVar("_T")
+
 _MAX_DIFFS = 8  # differing JSON paths shown in one report; more would bury the first one
-_GAME_ERROR_NAMES = {cls.__name__ for cls in (GameError, *GameError.__subclasses__())}
+_GAME_ERROR_NAMES = {GameError.__name__} | {cls.__name__ for cls in GameError.__subclasses__()}
 
 
 @dataclass
@@ -70,7 +74,7 @@ class _Raised:
         return f"raised {self.kind}({self.message!r})"
 
 
-def _call(fn: Callable, *args: object) -> object:
+def _call(fn: Callable[..., _T], *args: object) -> _T | _Raised:
     try:
         return fn(*args)
     except (KeyboardInterrupt, SystemExit):
@@ -146,7 +150,7 @@ def _normalise(value: object) -> object:
     return value
 
 
-def compare_games(rust_game, oracle_game) -> tuple[str, object, object] | None:
+def compare_games(rust_game: GameLike, oracle_game: GameLike) -> tuple[str, object, object] | None:
     """The first difference between two game objects' sizes and parameters, or None."""
     for name in ("num_players", "num_distinct_actions", "max_chance_outcomes", "max_game_length"):
         a, b = _call(getattr(rust_game, name)), _call(getattr(oracle_game, name))
@@ -162,7 +166,7 @@ def compare_games(rust_game, oracle_game) -> tuple[str, object, object] | None:
     return None
 
 
-def compare_states(rust, oracle, num_players: int) -> tuple[str, object, object] | None:
+def compare_states(rust: StateLike, oracle: StateLike, num_players: int) -> tuple[str, object, object] | None:
     """The first difference between two states, as (what, rust value, oracle value), or None.
 
     Any exception from a query is a finding too, even when both engines raise the same one.
@@ -180,7 +184,8 @@ def compare_states(rust, oracle, num_players: int) -> tuple[str, object, object]
         a, b = _normalise(_call(getattr(rust, method))), _normalise(_call(getattr(oracle, method)))
         if a != b or isinstance(a, _Raised):
             return what, a, b
-    legal = _normalise(_call(rust.legal_actions))
+    # legal_actions() was compared above and did not raise: a list (or whatever iterable the engine gave).
+    legal = cast("Iterable[object]", _normalise(_call(rust.legal_actions)))
     if _call(rust.is_chance_node) is True:
         a, b = _normalise(_call(rust.chance_weights)), _normalise(_call(oracle.chance_weights))
         if a != b or isinstance(a, _Raised):
@@ -222,14 +227,15 @@ class Lockstep:
         self.start = start
         self.actions: list[int] = []
         self.divergence: Divergence | None = None
-        self.rust = self.oracle = None
+        self.rust: StateLike | None = None
+        self.oracle: StateLike | None = None
         self.rejected = False
         self.rust_game = _call(meeplex.make, game_string)
         self.oracle_game = _call(meeplex.oracle.make, game_string)
         a, b = self.rust_game, self.oracle_game
         if isinstance(a, _Raised) or isinstance(b, _Raised):
             # Both refusing the same game string with a GameError is agreement, not a divergence.
-            if not (a == b and a.kind in _GAME_ERROR_NAMES):
+            if not (isinstance(a, _Raised) and a == b and a.kind in _GAME_ERROR_NAMES):
                 self._diverge("make(game_string)", a, b)
             return
         found = compare_games(a, b)
@@ -246,7 +252,12 @@ class Lockstep:
                 _call(b.deserialize_state, start),
             )
         if isinstance(rust, _Raised) or isinstance(oracle, _Raised):
-            if rust == oracle and rust.kind == "InvalidStateError" and start is not None:
+            if (
+                isinstance(rust, _Raised)
+                and rust == oracle
+                and rust.kind == "InvalidStateError"
+                and start is not None
+            ):
                 self.rejected = True
             else:
                 self._diverge(what, rust, oracle)
@@ -266,6 +277,7 @@ class Lockstep:
         return self.divergence
 
     def _compare(self) -> Divergence | None:
+        assert self.rust is not None and self.oracle is not None, "compared only once both states exist"
         found = compare_states(self.rust, self.oracle, self.num_players)
         return self._diverge(*found) if found else None
 
@@ -273,6 +285,7 @@ class Lockstep:
         """Apply ``action`` to both states and compare. Both refusing it (IllegalActionError) is fine."""
         if self.divergence is not None or self.rust is None:
             return self.divergence
+        assert self.oracle is not None, "the two states are set together"
         self.actions.append(action)
         a = _call(self.rust.apply_action, action)
         b = _call(self.oracle.apply_action, action)
@@ -293,6 +306,7 @@ def compare_random_game(game_string: str, seed: int) -> Divergence | None:
     lock = Lockstep(game_string, seed)
     if not lock.live:
         return lock.divergence
+    assert not isinstance(lock.rust_game, _Raised), "a live lockstep has both games"
     rng = meeplex.Rng(seed)
     bound = lock.rust_game.max_game_length()
     while lock.live:
@@ -301,6 +315,7 @@ def compare_random_game(game_string: str, seed: int) -> Divergence | None:
         action = _call(random_action, lock.rust, rng)
         if isinstance(action, _Raised):
             return lock._diverge("a random step failed on the Rust state", action, None)
+        assert action is not None, "a live lockstep is not at the end of the game"
         lock.step(action)
     return lock.divergence
 

@@ -12,13 +12,18 @@ action" and the same choices drive the Rust state and the oracle state in lockst
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 from hypothesis import assume
 from hypothesis import strategies as st
 
 import meeplex
 
+from .._params import ParamValue
+from .._protocols import GameLike, StateLike
 from ..errors import GameError
+
+_Params = dict[str, ParamValue]
 
 # Small ints find the edge cases (one player, one turn); the default's neighbours keep ordinary games.
 _SMALL_INTS = (-1, 0, 1, 2, 3, 4, 5, 6, 8, 10)
@@ -26,14 +31,14 @@ _SMALL_INTS = (-1, 0, 1, 2, 3, 4, 5, 6, 8, 10)
 _CHOICE_MAX = 2**16 - 1
 
 
-def _make_for(game_id: str):
+def _make_for(game_id: str) -> Callable[..., GameLike]:
     """The ``make`` that knows ``game_id``: the Rust core's, or the oracle's for a game only it has so far."""
     from .. import oracle
 
     return meeplex.make if game_id in meeplex.games() else oracle.make
 
 
-def _accepts(game_id: str, params: dict) -> bool:
+def _accepts(game_id: str, params: _Params) -> bool:
     try:
         _make_for(game_id)(game_id, **params)
     except GameError:
@@ -42,16 +47,16 @@ def _accepts(game_id: str, params: dict) -> bool:
 
 
 @functools.cache
-def param_space(game_id: str) -> dict[str, tuple]:
+def param_space(game_id: str) -> dict[str, tuple[ParamValue, ...]]:
     """Every parameter of ``game_id`` with the values to try, each accepted by ``meeplex.make`` on its own.
 
     The default is always first, so a strategy that shrinks to the first value shrinks to the default.
     """
     defaults = _make_for(game_id)(game_id).params
-    space: dict[str, tuple] = {}
+    space: dict[str, tuple[ParamValue, ...]] = {}
     for key, default in sorted(defaults.items()):
         if isinstance(default, bool):
-            candidates: tuple = (default, not default)
+            candidates: tuple[ParamValue, ...] = (default, not default)
         elif isinstance(default, int):
             near = (default, default - 1, default + 1, 2 * default)
             candidates = tuple(dict.fromkeys(near + _SMALL_INTS))
@@ -61,10 +66,10 @@ def param_space(game_id: str) -> dict[str, tuple]:
     return space
 
 
-def param_variants(game_id: str) -> list[dict]:
+def param_variants(game_id: str) -> list[_Params]:
     """A small, fixed list of parameter dicts for seeded tests: the defaults, then each parameter moved to
     its lowest and highest accepted non-default value (booleans flipped), one parameter at a time."""
-    variants: list[dict] = [{}]
+    variants: list[_Params] = [{}]
     for key, (default, *rest) in param_space(game_id).items():
         if not isinstance(default, bool) and rest:
             rest = sorted({min(rest), max(rest)})
@@ -72,9 +77,9 @@ def param_variants(game_id: str) -> list[dict]:
     return variants
 
 
-def _pack(game_id: str, settings: dict) -> list[dict]:
+def _pack(game_id: str, settings: _Params) -> list[_Params]:
     """Group ``settings`` into as few parameter dicts as the game accepts (first fit, in key order)."""
-    packs: list[dict] = []
+    packs: list[_Params] = []
     for key, value in settings.items():
         for pack in packs:
             if _accepts(game_id, {**pack, key: value}):
@@ -85,12 +90,12 @@ def _pack(game_id: str, settings: dict) -> list[dict]:
     return packs
 
 
-def combined_variants(game_id: str) -> list[dict]:
+def combined_variants(game_id: str) -> list[_Params]:
     """Few parameter dicts that still move every parameter: the defaults; every int at its lowest accepted
     value with every boolean flipped; every int at its highest. Values the game refuses together are split
     into as few accepted dicts as first fit finds."""
-    low: dict = {}
-    high: dict = {}
+    low: _Params = {}
+    high: _Params = {}
     for key, (default, *rest) in param_space(game_id).items():
         if not rest:
             continue
@@ -101,7 +106,7 @@ def combined_variants(game_id: str) -> list[dict]:
     return [{}] + _pack(game_id, low) + _pack(game_id, high)
 
 
-def seeded_variants(game_id: str, effort: int = 1) -> list[dict]:
+def seeded_variants(game_id: str, effort: int = 1) -> list[_Params]:
     """The parameter sets seeded suites run: ``combined_variants`` at effort 1, every single-parameter
     variant as well above it."""
     variants = combined_variants(game_id)
@@ -111,11 +116,11 @@ def seeded_variants(game_id: str, effort: int = 1) -> list[dict]:
 
 
 @st.composite
-def params(draw, game_id: str) -> dict:
+def params(draw: st.DrawFn, game_id: str) -> _Params:
     """A parameter dict for ``game_id``: each parameter either left out (its default) or set to a probed
     value. Joint validity is checked, since a game may refuse a combination it accepts piece by piece."""
     space = param_space(game_id)
-    chosen = {}
+    chosen: _Params = {}
     for key, values in space.items():
         if len(values) > 1 and draw(st.booleans()):
             chosen[key] = draw(st.sampled_from(values[1:]))
@@ -124,7 +129,7 @@ def params(draw, game_id: str) -> dict:
 
 
 @st.composite
-def game_strings(draw, games: list[str] | None = None) -> str:
+def game_strings(draw: st.DrawFn, games: list[str] | None = None) -> str:
     """A game string (``"name(key=value,...)"``) for a registered game with drawn parameters."""
     game_id = draw(st.sampled_from(sorted(games) if games else meeplex.games()))
     return meeplex.game_string(game_id, draw(params(game_id)))
@@ -140,13 +145,13 @@ def action_choices(max_steps: int = 200, min_steps: int = 0) -> st.SearchStrateg
     return st.lists(st.integers(min_value=0, max_value=_CHOICE_MAX), min_size=min_steps, max_size=max_steps)
 
 
-def pick(state, choice: int) -> int:
+def pick(state: StateLike, choice: int) -> int:
     """The legal action (or chance outcome) a choice selects: ``legal_actions()[choice % len]``."""
     legal = state.legal_actions()
     return legal[choice % len(legal)]
 
 
-def draw_action(data, state) -> int:
+def draw_action(data: st.DataObject, state: StateLike) -> int:
     """Draw one legal action of ``state`` inside a test given ``st.data()`` (chance outcomes uniformly)."""
     legal = state.legal_actions()
     index = data.draw(st.integers(min_value=0, max_value=len(legal) - 1), label="action index")
@@ -154,7 +159,7 @@ def draw_action(data, state) -> int:
 
 
 @st.composite
-def states(draw, game, max_steps: int = 300):
+def states(draw: st.DrawFn, game: GameLike, max_steps: int = 300) -> StateLike:
     """A state of ``game`` (either engine's) reached by random steps from its initial state.
 
     The steps are DESIGN's random step from a drawn seed, so that a long history costs two draws rather
@@ -168,7 +173,9 @@ def states(draw, game, max_steps: int = 300):
     for _ in range(steps):
         if state.is_terminal():
             break
-        state.apply_action(random_action(state, rng))
+        action = random_action(state, rng)
+        assert action is not None, "a random step from a state that is not terminal"
+        state.apply_action(action)
     return state
 
 
