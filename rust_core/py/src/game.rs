@@ -148,6 +148,7 @@ impl PyGame {
     }
 
     /// Pickling (multiprocessing, OpenSpiel's Python games): rebuilt from the id and the parameters.
+    #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (&'static str, Bound<'py, PyDict>))> {
