@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 /// Reduce any Python int to 64 bits (mod 2**64), as the oracle's `Rng` does.
 pub fn seed_from(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
     // A bool is an int to Python but never a seed anyone meant; the oracle refuses it too.
-    if !seed.is_instance_of::<pyo3::types::PyInt>() || seed.is_instance_of::<pyo3::types::PyBool>() {
+    if !seed.is_instance_of::<pyo3::types::PyInt>() || seed.is_instance_of::<pyo3::types::PyBool>()
+    {
         return Err(pyo3::exceptions::PyTypeError::new_err(
             "a seed must be an int",
         ));
