@@ -133,6 +133,17 @@ pub trait State: Clone + Send + Sync + 'static {
     fn serialize(&self, history: &[u32]) -> String;
     /// A full state consistent with what `player` knows, drawn with the right probabilities.
     fn resample_from_infostate(&self, player: usize, rng: &mut Rng) -> Self;
+    /// [`State::resample_from_infostate`] with the history that leads to the drawn state (a game whose hidden
+    /// facts are chance outcomes must rewrite them, or the history would replay to the true state).
+    fn resample_with_history(
+        &self,
+        player: usize,
+        history: &[u32],
+        rng: &mut Rng,
+    ) -> (Self, Vec<u32>) {
+        (self.resample_from_infostate(player, rng), history.to_vec())
+    }
+
     /// A readable multi-line picture of the whole state.
     fn to_text(&self) -> String;
 

@@ -1,34 +1,100 @@
 //! Every game behind one enum: the list the bindings, benchmarks and generic tests iterate over.
 //! Adding a game is one variant here and one line in each `dispatch!` list.
+//!
+//! A variant is an engine type, not an id: the Flip City family's two ids share one engine in two layouts
+//! (`FlipCity`, the base layout of `flip_city`; `FlipFamily`, every game with Wilderness cards), and
+//! `AnyGame::new` picks the layout from the parameters.
 
-use crate::games::flip_city::{FlipCityGame, FlipCityState};
+use crate::games::flip_city::{self, Configured, FlipCityGame, FlipCityState};
+use crate::games::flip_city::{FlipFamilyGame, FlipFamilyState};
+use crate::games::flip_pick_towers::{self, FlipPickTowersGame, FlipPickTowersState};
+use crate::games::flipology::{self, FlipologyGame, FlipologyState};
 use crate::{Game, GameError, Params, Player, Result, Rng, State};
 
 /// The ids of all registered games, sorted.
-pub const GAME_IDS: &[&str] = &[crate::games::flip_city::ID];
+pub const GAME_IDS: &[&str] = &[
+    flip_city::ID,
+    flip_city::WILDERNESS_ID,
+    flip_pick_towers::ID,
+    flipology::ID,
+];
 
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     FlipCity(FlipCityGame),
+    FlipFamily(FlipFamilyGame),
+    FlipPickTowers(FlipPickTowersGame),
+    Flipology(FlipologyGame),
 }
 
+// The variants differ in size (each game's state is as big as its rules need), and boxing the big ones would
+// put states on the heap, which DESIGN.md rules out for search; clones copy only the live variant anyway.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyState {
     FlipCity(FlipCityState),
+    FlipFamily(FlipFamilyState),
+    FlipPickTowers(FlipPickTowersState),
+    Flipology(FlipologyState),
 }
 
+/// `$V` names the variant matched, so that a body can wrap a new state in the same variant.
 macro_rules! game_dispatch {
     ($self:expr, $g:ident => $body:expr) => {
+        game_dispatch!($self, _V, $g => $body)
+    };
+    ($self:expr, $V:ident, $g:ident => $body:expr) => {
         match $self {
-            AnyGame::FlipCity($g) => $body,
+            AnyGame::FlipCity($g) => {
+                #[allow(unused_imports)]
+                use AnyState::FlipCity as $V;
+                $body
+            }
+            AnyGame::FlipFamily($g) => {
+                #[allow(unused_imports)]
+                use AnyState::FlipFamily as $V;
+                $body
+            }
+            AnyGame::FlipPickTowers($g) => {
+                #[allow(unused_imports)]
+                use AnyState::FlipPickTowers as $V;
+                $body
+            }
+            AnyGame::Flipology($g) => {
+                #[allow(unused_imports)]
+                use AnyState::Flipology as $V;
+                $body
+            }
         }
     };
 }
 
 macro_rules! state_dispatch {
     ($self:expr, $s:ident => $body:expr) => {
+        state_dispatch!($self, _V, $s => $body)
+    };
+    ($self:expr, $V:ident, $s:ident => $body:expr) => {
         match $self {
-            AnyState::FlipCity($s) => $body,
+            AnyState::FlipCity($s) => {
+                #[allow(unused_imports)]
+                use AnyState::FlipCity as $V;
+                $body
+            }
+            AnyState::FlipFamily($s) => {
+                #[allow(unused_imports)]
+                use AnyState::FlipFamily as $V;
+                $body
+            }
+            AnyState::FlipPickTowers($s) => {
+                #[allow(unused_imports)]
+                use AnyState::FlipPickTowers as $V;
+                $body
+            }
+            AnyState::Flipology($s) => {
+                #[allow(unused_imports)]
+                use AnyState::Flipology as $V;
+                $body
+            }
         }
     };
 }
@@ -36,7 +102,14 @@ macro_rules! state_dispatch {
 impl AnyGame {
     pub fn new(id: &str, params: &Params) -> Result<Self> {
         match id {
-            crate::games::flip_city::ID => Ok(AnyGame::FlipCity(FlipCityGame::new(params)?)),
+            flip_city::ID | flip_city::WILDERNESS_ID => {
+                Ok(match flip_city::configure(id, params)? {
+                    Configured::Base(g) => AnyGame::FlipCity(g),
+                    Configured::Family(g) => AnyGame::FlipFamily(g),
+                })
+            }
+            flip_pick_towers::ID => Ok(AnyGame::FlipPickTowers(FlipPickTowersGame::new(params)?)),
+            flipology::ID => Ok(AnyGame::Flipology(FlipologyGame::new(params)?)),
             _ => Err(GameError::InvalidState(format!(
                 "unknown game {id:?} (known: {})",
                 GAME_IDS.join(", ")
@@ -69,10 +142,10 @@ impl AnyGame {
         self.observation_shape().iter().product()
     }
     pub fn new_initial_state(&self) -> AnyState {
-        game_dispatch!(self, g => AnyState::FlipCity(g.new_initial_state()))
+        game_dispatch!(self, V, g => V(g.new_initial_state()))
     }
     pub fn deserialize_state(&self, text: &str) -> Result<(AnyState, Vec<u32>)> {
-        game_dispatch!(self, g => g.deserialize_state(text).map(|(s, h)| (AnyState::FlipCity(s), h)))
+        game_dispatch!(self, V, g => g.deserialize_state(text).map(|(s, h)| (V(s), h)))
     }
 }
 
@@ -120,7 +193,21 @@ impl State for AnyState {
         state_dispatch!(self, s => s.serialize(history))
     }
     fn resample_from_infostate(&self, player: usize, rng: &mut Rng) -> Self {
-        state_dispatch!(self, s => AnyState::FlipCity(s.resample_from_infostate(player, rng)))
+        state_dispatch!(self, V, s => V(s.resample_from_infostate(player, rng)))
+    }
+    fn resample_with_history(
+        &self,
+        player: usize,
+        history: &[u32],
+        rng: &mut Rng,
+    ) -> (Self, Vec<u32>) {
+        match self {
+            AnyState::Flipology(s) => {
+                let (state, history) = s.resample_with_history(player, history, rng);
+                (AnyState::Flipology(state), history)
+            }
+            _ => (self.resample_from_infostate(player, rng), history.to_vec()),
+        }
     }
     fn to_text(&self) -> String {
         state_dispatch!(self, s => s.to_text())

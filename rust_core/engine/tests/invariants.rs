@@ -19,6 +19,16 @@ fn variants(id: &str) -> Vec<AnyGame> {
             }
         }
     }
+    if out.is_empty() {
+        // A game without those parameters: each seat count it accepts, other parameters at their defaults.
+        for players in 1..=6 {
+            let mut p = Params::new();
+            p.insert("players".into(), ParamValue::Int(players));
+            if let Ok(g) = AnyGame::new(id, &p) {
+                out.push(g);
+            }
+        }
+    }
     assert!(!out.is_empty(), "{id}: no variant could be built");
     out
 }

@@ -260,14 +260,10 @@ impl PyState {
         rng: &mut PyRng,
     ) -> PyResult<PyState> {
         let p = self.seat_from(player)?;
-        let state = self.state().resample_from_infostate(p, &mut rng.inner);
-        Ok(PyState::new(
-            self.game.clone(),
-            Tracked {
-                state,
-                history: self.inner.history.clone(),
-            },
-        ))
+        let (state, history) =
+            self.state()
+                .resample_with_history(p, &self.inner.history, &mut rng.inner);
+        Ok(PyState::new(self.game.clone(), Tracked { state, history }))
     }
 
     /// Play to the end in place with the shared PRNG's random steps (in Rust, without the GIL).

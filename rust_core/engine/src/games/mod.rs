@@ -1,3 +1,5 @@
 //! One folder per game.
 
 pub mod flip_city;
+pub mod flip_pick_towers;
+pub mod flipology;

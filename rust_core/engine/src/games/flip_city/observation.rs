@@ -1,45 +1,81 @@
-//! The observation tensor (docs/rules/flip_city.md §6) and the text views.
+//! The observation tensor (docs/rules/flip_city.md §6; docs/rules/flip_city_wilderness.md §6 for the family
+//! layout) and the text views.
 
-use super::cards::{FACES, NUM_FACES};
-use super::state::{FlipCityState, Pending, Phase};
+use super::cards::{BASE_FACES, FACES};
+use super::state::{FlipState, Pending, Phase};
 use std::fmt::Write;
 
-const F: usize = NUM_FACES;
-
-pub fn len(players: usize) -> usize {
-    players * 3 * F + 2 * F + players + 10 + 3 + 5
+fn family<const F: usize>() -> bool {
+    F > BASE_FACES
 }
 
-/// Everything in Flip City is public, so every seat's tensor is the same facts rotated to its point of view.
-pub fn write(s: &FlipCityState, player: usize, out: &mut [f32]) {
+/// Values per seat: deck, top card, discard (FC §6); and the deck's bottom part and `limit_next` (W §6).
+fn seat_len<const F: usize>() -> usize {
+    if family::<F>() {
+        4 * F + 1
+    } else {
+        3 * F
+    }
+}
+
+pub fn len<const F: usize>(players: usize) -> usize {
+    if family::<F>() {
+        // (4F + 3) x players + 3F + 24: the seats, two seat one-hots, supply, play area, removed, 12 scalars,
+        // 3 phases, 9 pending steps.
+        players * (seat_len::<F>() + 2) + 3 * F + 12 + 3 + 9
+    } else {
+        players * seat_len::<F>() + 2 * F + players + 10 + 3 + 5
+    }
+}
+
+/// Everything in the Flip City family is public, so every seat's tensor is the same facts rotated to its
+/// point of view.
+pub fn write<const F: usize, const CAP: usize>(
+    s: &FlipState<F, CAP>,
+    player: usize,
+    out: &mut [f32],
+) {
     let n = s.players();
-    if out.len() < len(n) || player >= n {
+    let fam = family::<F>();
+    if out.len() < len::<F>(n) || player >= n {
         out.iter_mut().for_each(|x| *x = 0.0);
         return;
     }
-    let out = &mut out[..len(n)];
+    let out = &mut out[..len::<F>(n)];
     out.fill(0.0);
     let mut at = 0;
     for k in 0..n {
         let seat = &s.seats[(player + k) % n];
-        let block = &mut out[at..at + 3 * F];
+        let block = &mut out[at..at + seat_len::<F>()];
         for f in 0..F {
             block[f] = seat.unknown[f] as f32;
             block[2 * F + f] = seat.discard[f] as f32;
         }
-        for f in seat.known.top_first() {
+        for f in seat.known.all() {
             block[f] += 1.0;
         }
         if let Some(top) = seat.known.top() {
             block[F + top] = 1.0;
         }
-        at += 3 * F;
+        if fam {
+            for f in seat.known.bottom_top_first() {
+                block[3 * F + f] += 1.0;
+            }
+            block[4 * F] = seat.limit_next as f32;
+        }
+        at += seat_len::<F>();
     }
     for f in 0..F {
         out[at + f] = s.supply[f] as f32;
         out[at + F + f] = s.play_area[f] as f32;
     }
     at += 2 * F;
+    if fam {
+        for f in 0..F {
+            out[at + f] = s.removed[f] as f32;
+        }
+        at += F;
+    }
     if s.phase != Phase::Over {
         out[at + (s.current + n - player) % n] = 1.0;
     }
@@ -55,9 +91,12 @@ pub fn write(s: &FlipCityState, player: usize, out: &mut [f32]) {
         s.extra_flips as f32,
         s.discount as u8 as f32,
         s.turn as f32,
+        s.flip_cash as f32,
+        s.digs as f32,
     ];
-    out[at..at + 10].copy_from_slice(&scalars);
-    at += 10;
+    let scalars = if fam { &scalars[..] } else { &scalars[..10] };
+    out[at..at + scalars.len()].copy_from_slice(scalars);
+    at += scalars.len();
     let phase = match s.phase {
         Phase::Play => 0,
         Phase::Build => 1,
@@ -72,16 +111,29 @@ pub fn write(s: &FlipCityState, player: usize, out: &mut [f32]) {
         Pending::GiveResidential => Some(2),
         Pending::Remove => Some(3),
         Pending::Bottom => Some(4),
+        Pending::GiveResort => Some(5),
+        Pending::Market => Some(6),
+        Pending::Airport => Some(7),
+        Pending::AirportCard => Some(8),
     };
-    if let Some(i) = pending {
+    let pendings = if fam { 9 } else { 5 };
+    if let Some(i) = pending.filter(|&i| i < pendings) {
         out[at + i] = 1.0;
+    }
+    at += pendings;
+    if fam {
+        if let Some(c) = s.chosen.filter(|&c| c < n) {
+            out[at + (c + n - player) % n] = 1.0;
+        }
     }
 }
 
-fn counts_text(counts: &[u8; F]) -> String {
-    let parts: Vec<String> = (0..F)
-        .filter(|&f| counts[f] > 0)
-        .map(|f| format!("{} x{}", FACES[f].name, counts[f]))
+fn counts_text(counts: &[u8]) -> String {
+    let parts: Vec<String> = counts
+        .iter()
+        .enumerate()
+        .filter(|(_, &c)| c > 0)
+        .map(|(f, c)| format!("{} x{c}", FACES[f].name))
         .collect();
     if parts.is_empty() {
         "-".into()
@@ -91,16 +143,24 @@ fn counts_text(counts: &[u8; F]) -> String {
 }
 
 /// A readable picture; with `Some(p)`, seats are named from p's point of view (the facts are all public).
-pub fn text(s: &FlipCityState, viewer: Option<usize>) -> String {
+pub fn text<const F: usize, const CAP: usize>(
+    s: &FlipState<F, CAP>,
+    viewer: Option<usize>,
+) -> String {
     let mut t = String::new();
     let phase = match s.phase {
         Phase::Play => "Play Cards",
         Phase::Build => "Building",
         Phase::Over => "game over",
     };
+    let title = if s.rules.wilderness {
+        "Flip City: Wilderness"
+    } else {
+        "Flip City"
+    };
     let _ = writeln!(
         t,
-        "Flip City - turn {} - seat {} - {phase}",
+        "{title} - turn {} - seat {} - {phase}",
         s.turn + 1,
         s.current
     );
@@ -110,18 +170,29 @@ pub fn text(s: &FlipCityState, viewer: Option<usize>) -> String {
     for (i, seat) in s.seats[..s.players()].iter().enumerate() {
         let unknown: u32 = seat.unknown.iter().map(|&c| c as u32).sum();
         let top = seat.known.top().map(|f| FACES[f].name).unwrap_or("-");
-        let _ = writeln!(
+        let size = seat.known.len() as u32 + seat.known.bottom_len() as u32 + unknown;
+        let _ = write!(t, "seat {i}: deck {size} (top: {top}");
+        if let Some(bottom) = seat.known.bottom_top_first().last() {
+            let _ = write!(t, ", bottom: {}", FACES[bottom].name);
+        }
+        let _ = write!(
             t,
-            "seat {i}: deck {} (top: {top}), discard: {}, best turn: {} points",
-            seat.known.len() as u32 + unknown,
+            "), discard: {}, best turn: {} points",
             counts_text(&seat.discard),
             seat.best
         );
+        if seat.limit_next > 0 {
+            let _ = write!(t, ", +{} limit next turn", seat.limit_next);
+        }
+        let _ = writeln!(t);
     }
     let _ = writeln!(t, "supply: {}", counts_text(&s.supply));
+    if family::<F>() && s.removed.iter().any(|&c| c > 0) {
+        let _ = writeln!(t, "removed: {}", counts_text(&s.removed));
+    }
     if s.phase != Phase::Over {
         let _ = writeln!(t, "played: {}", counts_text(&s.play_area));
-        let _ = writeln!(
+        let _ = write!(
             t,
             "cash {}, points {}, unhappiness {}/{}",
             s.cash,
@@ -129,6 +200,10 @@ pub fn text(s: &FlipCityState, viewer: Option<usize>) -> String {
             s.unhappiness,
             s.limit()
         );
+        if s.flip_cash > 0 {
+            let _ = write!(t, ", {} cash for Flip and Develop only", s.flip_cash);
+        }
+        let _ = writeln!(t);
     } else {
         match s.winner {
             Some(w) => {

@@ -1,9 +1,9 @@
-//! Canonical JSON of a whole state and its strict reader (docs/rules/flip_city.md §7).
+//! Canonical JSON of a whole state and its strict reader (docs/rules/flip_city.md §7; the family layout's
+//! extra keys and checks in docs/rules/flip_city_wilderness.md §7).
 
-use super::cards::{APARTMENT, FACES, NUM_FACES, RESIDENTIAL_AREA};
-use super::notation::NUM_ACTIONS;
-use super::state::{FlipCityState, Pending, Phase, Seat, KNOWN_CAPACITY};
-use super::{Rules, ID, MAX_PLAYERS};
+use super::cards::*;
+use super::state::{FlipState, KnownCards, Pending, Phase, Seat};
+use super::Rules;
 use crate::error::{invalid, Result};
 use crate::params::{params_to_json, Params};
 use serde_json::{json, Map, Value};
@@ -16,69 +16,58 @@ const PHASES: [(Phase, &str); 3] = [
     (Phase::Build, "build"),
     (Phase::Over, "over"),
 ];
-const PENDINGS: [(Pending, &str); 6] = [
+/// The pending steps by name; the base layout knows the first six (FC §7), the family layout all (W §4).
+const PENDINGS: [(Pending, &str); 10] = [
     (Pending::None, "none"),
     (Pending::Shuffle, "shuffle"),
     (Pending::GiveApartment, "give_apartment"),
     (Pending::GiveResidential, "give_residential"),
     (Pending::Remove, "remove"),
     (Pending::Bottom, "bottom"),
+    (Pending::GiveResort, "give_resort"),
+    (Pending::Market, "market"),
+    (Pending::Airport, "airport"),
+    (Pending::AirportCard, "airport_card"),
 ];
+const BASE_PENDINGS: usize = 6;
 
-pub fn serialize(s: &FlipCityState, history: &[u32]) -> String {
-    let params = Params::from([
-        (
-            "players".to_string(),
-            crate::ParamValue::Int(s.rules.players as i64),
-        ),
-        (
-            "office".to_string(),
-            crate::ParamValue::Bool(s.rules.office),
-        ),
-        (
-            "max_turns".to_string(),
-            crate::ParamValue::Int(s.rules.max_turns as i64),
-        ),
-        (
-            "apartment_unhappiness".to_string(),
-            crate::ParamValue::Int(s.rules.apartment_unhappiness as i64),
-        ),
-        (
-            "hospital_cash".to_string(),
-            crate::ParamValue::Int(s.rules.hospital_cash as i64),
-        ),
-        (
-            "mall_recycle".to_string(),
-            crate::ParamValue::Bool(s.rules.mall_recycle),
-        ),
-        (
-            "station_recycle".to_string(),
-            crate::ParamValue::Bool(s.rules.station_recycle),
-        ),
-    ]);
+fn family<const F: usize>() -> bool {
+    F > BASE_FACES
+}
+
+pub fn serialize<const F: usize, const CAP: usize>(
+    s: &FlipState<F, CAP>,
+    history: &[u32],
+) -> String {
+    let fam = family::<F>();
     let seats: Vec<Value> = s.seats[..s.players()]
         .iter()
         .map(|seat| {
-            json!({
+            let mut o = json!({
                 "best": seat.best,
                 "deck_known": seat.known.top_first().collect::<Vec<_>>(),
                 "deck_unknown": seat.unknown.to_vec(),
                 "discard": seat.discard.to_vec(),
-            })
+            });
+            if fam {
+                o["deck_bottom"] = json!(seat.known.bottom_top_first().collect::<Vec<_>>());
+                o["limit_next"] = json!(seat.limit_next);
+            }
+            o
         })
         .collect();
-    let value = json!({
+    let mut value = json!({
         "cash": s.cash,
         "current": s.current,
         "discount": s.discount,
         "extra_buys": s.extra_buys,
         "extra_flips": s.extra_flips,
         "forced": s.forced,
-        "game": ID,
+        "game": s.rules.id(),
         "history": history,
         "limit_bonus": s.limit_bonus,
         "main": s.main,
-        "params": params_to_json(&params),
+        "params": params_to_json(&s.rules.params()),
         "pending": PENDINGS.iter().find(|(p, _)| *p == s.pending).map(|(_, n)| *n).unwrap_or("none"),
         "phase": PHASES.iter().find(|(p, _)| *p == s.phase).map(|(_, n)| *n).unwrap_or("play"),
         "play_area": s.play_area.to_vec(),
@@ -91,6 +80,11 @@ pub fn serialize(s: &FlipCityState, history: &[u32]) -> String {
         "version": VERSION,
         "winner": s.winner.map(|w| w as i64).unwrap_or(-1),
     });
+    if fam {
+        value["chosen"] = json!(s.chosen.map(|c| c as i64).unwrap_or(-1));
+        value["digs"] = json!(s.digs);
+        value["flip_cash"] = json!(s.flip_cash);
+    }
     value.to_string()
 }
 
@@ -98,24 +92,28 @@ pub fn serialize(s: &FlipCityState, history: &[u32]) -> String {
 struct Obj<'a> {
     map: &'a Map<String, Value>,
     what: &'static str,
+    game: &'static str,
 }
 
 impl<'a> Obj<'a> {
-    fn new(value: &'a Value, what: &'static str, keys: &[&str]) -> Result<Self> {
+    fn new(
+        value: &'a Value,
+        game: &'static str,
+        what: &'static str,
+        keys: &[&str],
+    ) -> Result<Self> {
         let Some(map) = value.as_object() else {
-            return invalid(format!("flip_city state: {what} must be an object"));
+            return invalid(format!("{game} state: {what} must be an object"));
         };
         for key in keys {
             if !map.contains_key(*key) {
-                return invalid(format!("flip_city state: {what} lacks the key {key:?}"));
+                return invalid(format!("{game} state: {what} lacks the key {key:?}"));
             }
         }
         if let Some(extra) = map.keys().find(|k| !keys.contains(&k.as_str())) {
-            return invalid(format!(
-                "flip_city state: {what} has an unknown key {extra:?}"
-            ));
+            return invalid(format!("{game} state: {what} has an unknown key {extra:?}"));
         }
-        Ok(Obj { map, what })
+        Ok(Obj { map, what, game })
     }
 
     fn get(&self, key: &str) -> &'a Value {
@@ -126,8 +124,8 @@ impl<'a> Obj<'a> {
         match self.get(key).as_u64() {
             Some(v) if v <= max => Ok(v),
             _ => invalid(format!(
-                "flip_city state: {}.{key} must be an int in 0..={max}",
-                self.what
+                "{} state: {}.{key} must be an int in 0..={max}",
+                self.game, self.what
             )),
         }
     }
@@ -136,8 +134,8 @@ impl<'a> Obj<'a> {
         self.get(key).as_bool().map_or_else(
             || {
                 invalid(format!(
-                    "flip_city state: {}.{key} must be a bool",
-                    self.what
+                    "{} state: {}.{key} must be a bool",
+                    self.game, self.what
                 ))
             },
             Ok,
@@ -148,28 +146,28 @@ impl<'a> Obj<'a> {
         self.get(key).as_str().map_or_else(
             || {
                 invalid(format!(
-                    "flip_city state: {}.{key} must be a string",
-                    self.what
+                    "{} state: {}.{key} must be a string",
+                    self.game, self.what
                 ))
             },
             Ok,
         )
     }
 
-    fn counts(&self, key: &str) -> Result<[u8; NUM_FACES]> {
+    fn counts<const F: usize>(&self, key: &str) -> Result<[u8; F]> {
         let bad = || {
             invalid(format!(
-                "flip_city state: {}.{key} must be {NUM_FACES} counts in 0..=255",
-                self.what
+                "{} state: {}.{key} must be {F} counts in 0..=255",
+                self.game, self.what
             ))
         };
         let Some(list) = self.get(key).as_array() else {
             return bad();
         };
-        if list.len() != NUM_FACES {
+        if list.len() != F {
             return bad();
         }
-        let mut out = [0u8; NUM_FACES];
+        let mut out = [0u8; F];
         for (o, v) in out.iter_mut().zip(list) {
             match v.as_u64() {
                 Some(c) if c <= 255 => *o = c as u8,
@@ -177,6 +175,31 @@ impl<'a> Obj<'a> {
             }
         }
         Ok(out)
+    }
+
+    /// A list of face ids (`deck_known`, `deck_bottom`), top first.
+    fn faces<const F: usize>(&self, key: &str, cap: usize) -> Result<Vec<usize>> {
+        let Some(list) = self.get(key).as_array() else {
+            return invalid(format!(
+                "{} state: {}.{key} must be a list of face ids",
+                self.game, self.what
+            ));
+        };
+        if list.len() > cap {
+            return invalid(format!(
+                "{} state: {}.{key} is longer than the game has cards",
+                self.game, self.what
+            ));
+        }
+        list.iter()
+            .map(|face| match face.as_u64() {
+                Some(f) if (f as usize) < F => Ok(f as usize),
+                _ => invalid(format!(
+                    "{} state: {}.{key} holds a face id out of range",
+                    self.game, self.what
+                )),
+            })
+            .collect()
     }
 }
 
@@ -204,67 +227,88 @@ const STATE_KEYS: [&str; 22] = [
     "version",
     "winner",
 ];
+const FAMILY_STATE_KEYS: [&str; 3] = ["chosen", "digs", "flip_cash"];
 const SEAT_KEYS: [&str; 4] = ["best", "deck_known", "deck_unknown", "discard"];
+const FAMILY_SEAT_KEYS: [&str; 2] = ["deck_bottom", "limit_next"];
 
-pub fn deserialize(
+fn keys(base: &[&'static str], extra: &[&'static str], fam: bool) -> Vec<&'static str> {
+    let mut keys = base.to_vec();
+    if fam {
+        keys.extend_from_slice(extra);
+    }
+    keys
+}
+
+pub fn deserialize<const F: usize, const CAP: usize>(
     rules: &Rules,
     params: &Params,
     text: &str,
-) -> Result<(FlipCityState, Vec<u32>)> {
+) -> Result<(FlipState<F, CAP>, Vec<u32>)> {
+    let game = rules.id();
+    let fam = family::<F>();
     let value: Value = match crate::json::parse(text) {
         Ok(v) => v,
-        Err(e) => return invalid(format!("flip_city state: not JSON ({e})")),
+        Err(e) => return invalid(format!("{game} state: not JSON ({e})")),
     };
-    let o = Obj::new(&value, "state", &STATE_KEYS)?;
-    if o.get("game").as_str() != Some(ID) {
-        return invalid("flip_city state: \"game\" must be \"flip_city\"");
+    let o = Obj::new(
+        &value,
+        game,
+        "state",
+        &keys(&STATE_KEYS, &FAMILY_STATE_KEYS, fam),
+    )?;
+    if o.get("game").as_str() != Some(game) {
+        return invalid(format!("{game} state: \"game\" must be \"{game}\""));
     }
     if o.get("version").as_i64() != Some(VERSION) || o.get("version").is_boolean() {
         return invalid(format!(
-            "flip_city state: unsupported version (expected {VERSION})"
+            "{game} state: unsupported version (expected {VERSION})"
         ));
     }
     if o.get("params") != &params_to_json(params) {
-        return invalid("flip_city state: its params differ from this game's");
+        return invalid(format!("{game} state: its params differ from this game's"));
     }
-    let mut s = FlipCityState::new(*rules);
+    let mut s = FlipState::<F, CAP>::new(*rules);
     let players = rules.players;
 
     let Some(seats) = o.get("seats").as_array() else {
-        return invalid("flip_city state: seats must be a list");
+        return invalid(format!("{game} state: seats must be a list"));
     };
     if seats.len() != players {
         return invalid(format!(
-            "flip_city state: {players} seats expected, found {}",
+            "{game} state: {players} seats expected, found {}",
             seats.len()
         ));
     }
+    let seat_keys = keys(&SEAT_KEYS, &FAMILY_SEAT_KEYS, fam);
     for (seat, value) in s.seats.iter_mut().zip(seats) {
-        let so = Obj::new(value, "seat", &SEAT_KEYS)?;
+        let so = Obj::new(value, game, "seat", &seat_keys)?;
         *seat = Seat::default();
         seat.best = so.uint("best", MAX_COUNTER)? as u32;
-        seat.unknown = so.counts("deck_unknown")?;
-        seat.discard = so.counts("discard")?;
-        let Some(known) = so.get("deck_known").as_array() else {
-            return invalid("flip_city state: seat.deck_known must be a list of face ids");
+        seat.unknown = so.counts::<F>("deck_unknown")?;
+        seat.discard = so.counts::<F>("discard")?;
+        let known = so.faces::<F>("deck_known", CAP)?;
+        let bottom = if fam {
+            seat.limit_next = so.uint("limit_next", MAX_COUNTER)? as u32;
+            so.faces::<F>("deck_bottom", CAP)?
+        } else {
+            Vec::new()
         };
-        if known.len() > KNOWN_CAPACITY {
-            return invalid("flip_city state: seat.deck_known is longer than the game has cards");
+        if known.len() + bottom.len() > CAP {
+            return invalid(format!(
+                "{game} state: a deck holds more known cards than the game has cards"
+            ));
         }
-        for face in known.iter().rev() {
-            match face.as_u64() {
-                Some(f) if (f as usize) < NUM_FACES => {
-                    seat.known.push_top(f as usize);
-                }
-                _ => {
-                    return invalid("flip_city state: seat.deck_known holds a face id out of range")
-                }
-            }
+        seat.known = KnownCards::default();
+        for &f in known.iter().rev() {
+            seat.known.push_top(f);
+        }
+        for &f in &bottom {
+            seat.known.push_bottom(f);
         }
     }
-    s.supply = o.counts("supply")?;
-    s.removed = o.counts("removed")?;
-    s.play_area = o.counts("play_area")?;
+    s.supply = o.counts::<F>("supply")?;
+    s.removed = o.counts::<F>("removed")?;
+    s.play_area = o.counts::<F>("play_area")?;
     s.current = o.uint("current", players as u64 - 1)? as usize;
     s.turn = o.uint("turn", rules.max_turns as u64 * players as u64)? as u32;
     s.cash = o.uint("cash", MAX_COUNTER)? as u32;
@@ -276,31 +320,46 @@ pub fn deserialize(
     s.forced = o.flag("forced")?;
     s.main = o.flag("main")?;
     s.discount = o.flag("discount")?;
+    if fam {
+        s.flip_cash = o.uint("flip_cash", MAX_COUNTER)? as u32;
+        s.digs = o.uint("digs", MAX_COUNTER)? as u32;
+        s.chosen = match o.get("chosen").as_i64() {
+            Some(-1) if !o.get("chosen").is_boolean() => None,
+            Some(c) if c >= 0 && (c as usize) < players => Some(c as usize),
+            _ => return invalid(format!("{game} state: chosen must be -1 or a seat")),
+        };
+    }
     let phase = o.text("phase")?;
     s.phase = match PHASES.iter().find(|(_, n)| *n == phase) {
         Some((p, _)) => *p,
-        None => return invalid(format!("flip_city state: unknown phase {phase:?}")),
+        None => return invalid(format!("{game} state: unknown phase {phase:?}")),
     };
     let pending = o.text("pending")?;
-    s.pending = match PENDINGS.iter().find(|(_, n)| *n == pending) {
+    let known_pendings = if fam {
+        &PENDINGS[..]
+    } else {
+        &PENDINGS[..BASE_PENDINGS]
+    };
+    s.pending = match known_pendings.iter().find(|(_, n)| *n == pending) {
         Some((p, _)) => *p,
-        None => return invalid(format!("flip_city state: unknown pending step {pending:?}")),
+        None => return invalid(format!("{game} state: unknown pending step {pending:?}")),
     };
     s.winner = match o.get("winner").as_i64() {
         Some(-1) if !o.get("winner").is_boolean() => None,
         Some(w) if w >= 0 && (w as usize) < players => Some(w as usize),
-        _ => return invalid("flip_city state: winner must be -1 or a seat"),
+        _ => return invalid(format!("{game} state: winner must be -1 or a seat")),
     };
     let Some(list) = o.get("history").as_array() else {
-        return invalid("flip_city state: history must be a list");
+        return invalid(format!("{game} state: history must be a list"));
     };
+    let num_actions = FlipState::<F, CAP>::NUM_ACTIONS;
     let mut history = Vec::with_capacity(list.len());
     for a in list {
         match a.as_u64() {
-            Some(a) if a < NUM_ACTIONS as u64 => history.push(a as u32),
+            Some(a) if a < num_actions as u64 => history.push(a as u32),
             _ => {
                 return invalid(format!(
-                    "flip_city state: history holds an id out of 0..{NUM_ACTIONS}"
+                    "{game} state: history holds an id out of 0..{num_actions}"
                 ))
             }
         }
@@ -309,21 +368,23 @@ pub fn deserialize(
     Ok((s, history))
 }
 
-fn check_consistency(s: &FlipCityState) -> Result<()> {
+fn check_consistency<const F: usize, const CAP: usize>(s: &FlipState<F, CAP>) -> Result<()> {
     let rules = &s.rules;
+    let game = rules.id();
     let players = rules.players;
-    // Card conservation, per double-sided type (§2).
-    let mut seen = [0u32; NUM_FACES];
-    let mut add = |counts: &[u8; NUM_FACES]| {
-        for f in 0..NUM_FACES {
+    let fail = |msg: &str| invalid(format!("{game} state: {msg}"));
+    // Card conservation, per double-sided type (FC §2, W §2.3).
+    let mut seen = [0u32; F];
+    let mut add = |counts: &[u8; F]| {
+        for f in 0..F {
             seen[f & !1] += counts[f] as u32;
         }
     };
     for seat in &s.seats[..players] {
         add(&seat.unknown);
         add(&seat.discard);
-        let mut known = [0u8; NUM_FACES];
-        for f in seat.known.top_first() {
+        let mut known = [0u8; F];
+        for f in seat.known.all() {
             known[f] += 1;
         }
         add(&known);
@@ -331,15 +392,22 @@ fn check_consistency(s: &FlipCityState) -> Result<()> {
     add(&s.supply);
     add(&s.removed);
     add(&s.play_area);
-    let mut totals = rules.type_totals();
-    if s.pending == Pending::GiveResidential {
-        // The flipped Apartment is in the flipper's hand on its way to another discard pile.
-        totals[RESIDENTIAL_AREA] -= 1;
+    let mut totals = rules.type_totals::<F>();
+    // A card on its way to another seat: the flipped Apartment (a Residential Area for a discard pile) or
+    // the flipped Country Resort (a Trailer Park for a deck).
+    match s.pending {
+        Pending::GiveResidential => {
+            totals[RESIDENTIAL_AREA] = totals[RESIDENTIAL_AREA].wrapping_sub(1)
+        }
+        Pending::GiveResort if TRAILER_PARK < F => {
+            totals[TRAILER_PARK] = totals[TRAILER_PARK].wrapping_sub(1)
+        }
+        _ => {}
     }
-    for f in (0..NUM_FACES).step_by(2) {
+    for f in (0..F).step_by(2) {
         if seen[f] != totals[f] {
             return invalid(format!(
-                "flip_city state: {} cards of the {}/{} type, the game has {}",
+                "{game} state: {} cards of the {}/{} type, the game has {}",
                 seen[f],
                 FACES[f].name,
                 FACES[f + 1].name,
@@ -347,60 +415,105 @@ fn check_consistency(s: &FlipCityState) -> Result<()> {
             ));
         }
     }
-    let initial = rules.initial_supply();
-    for f in 0..NUM_FACES {
+    let initial = rules.initial_supply::<F>();
+    // Removal outside solo: only by a Farmer's Market (W 8), so only in a game that has one.
+    let markets = totals.get(FARMERS_MARKET).is_some_and(|&t| t > 0);
+    for f in 0..F {
         if s.supply[f] > initial[f] {
             return invalid(format!(
-                "flip_city state: the {} pile holds more than it starts with",
+                "{game} state: the {} pile holds more than it starts with",
                 FACES[f].name
             ));
         }
-        if s.removed[f] > 0 && !rules.solo() {
-            return invalid("flip_city state: cards are removed from the game only in solo");
+        if s.removed[f] > 0 && !rules.solo() && !markets {
+            return fail("cards are removed from the game only in solo or by a Farmer's Market");
         }
     }
     use Pending::*;
     let pending_ok = match (s.phase, s.pending) {
         (_, None) => true,
-        (Phase::Play, Bottom | Shuffle | GiveApartment) => true,
+        (Phase::Play, Bottom | Shuffle | GiveApartment | Airport | AirportCard) => true,
         (Phase::Play, Remove) => rules.solo(),
-        (Phase::Build, GiveResidential) => true,
+        (Phase::Build, GiveResidential | GiveResort | Market) => true,
         _ => false,
     };
     if !pending_ok {
-        return invalid("flip_city state: that pending step is impossible in that phase");
+        return fail("that pending step is impossible in that phase");
     }
-    if matches!(s.pending, GiveApartment | GiveResidential) && players < 2 {
-        return invalid("flip_city state: nobody to give a card to in solo");
+    if matches!(s.pending, GiveApartment | GiveResidential | GiveResort) && players < 2 {
+        return fail("nobody to give a card to in solo");
     }
     if s.pending == GiveApartment && s.seats[s.current].discard[APARTMENT] == 0 {
-        return invalid(
-            "flip_city state: a Power Plant gift with no Apartment in the discard pile",
-        );
+        return fail("a Power Plant gift with no Apartment in the discard pile");
     }
     if rules.solo() && s.phase != Phase::Over && s.supply.iter().all(|&c| c == 0) {
-        return invalid("flip_city state: a solo game with an empty supply is lost, so over");
+        return fail("a solo game with an empty supply is lost, so over");
     }
     if s.pending == Bottom && s.seats[s.current].unknown.iter().all(|&c| c == 0) {
-        return invalid("flip_city state: a pending bottom card with no unknown cards in the deck");
+        return fail("a pending bottom card with no unknown cards in the deck");
     }
     let building_fields = s.main || s.extra_buys > 0 || s.extra_flips > 0 || s.discount;
     if s.phase != Phase::Build && building_fields {
-        return invalid("flip_city state: building fields set outside the Building phase");
+        return fail("building fields set outside the Building phase");
     }
     if s.phase != Phase::Play && s.forced {
-        return invalid("flip_city state: a forced play outside the Play Cards phase");
+        return fail("a forced play outside the Play Cards phase");
     }
     let turn_fields = s.cash > 0 || s.points > 0 || s.unhappiness > 0 || s.limit_bonus > 0;
     if s.phase == Phase::Over && (turn_fields || s.play_area.iter().any(|&c| c > 0)) {
-        return invalid("flip_city state: a finished game with a turn still in progress");
+        return fail("a finished game with a turn still in progress");
     }
     if s.phase != Phase::Over && s.winner.is_some() {
-        return invalid("flip_city state: a winner while the game goes on");
+        return fail("a winner while the game goes on");
     }
     if s.phase != Phase::Over && s.turn >= rules.max_turns * players as u32 {
-        return invalid("flip_city state: the turn limit is passed but the game goes on");
+        return fail("the turn limit is passed but the game goes on");
     }
-    debug_assert!(players <= MAX_PLAYERS);
+    if family::<F>() {
+        check_family(s)?;
+    }
+    Ok(())
+}
+
+/// The checks of W §7 beyond FC §7.
+fn check_family<const F: usize, const CAP: usize>(s: &FlipState<F, CAP>) -> Result<()> {
+    let game = s.rules.id();
+    let fail = |msg: &str| invalid(format!("{game} state: {msg}"));
+    let players = s.players();
+    let seats = &s.seats[..players];
+    if seats
+        .iter()
+        .any(|seat| seat.known.bottom_len() > 0 && seat.unknown.iter().all(|&c| c == 0))
+    {
+        return fail("a deck_bottom below no unknown cards (it would be part of deck_known)");
+    }
+    // W §4.1: the Factory takes a known bottom card at once, so its chance node never waits above one.
+    // (W §7 does not list it; FC §7 refuses "any inconsistency", and the oracle refuses it too.)
+    if s.pending == Pending::Bottom && s.seats[s.current].known.bottom_len() > 0 {
+        return fail("a pending bottom card while the bottom card is known");
+    }
+    if s.chosen.is_some() != (s.pending == Pending::AirportCard) {
+        return fail("chosen is set exactly while an Airport's card is being chosen");
+    }
+    if let Some(c) = s.chosen {
+        if s.seats[c].discard.iter().all(|&n| n == 0) {
+            return fail("an Airport chose a seat with an empty discard pile");
+        }
+    }
+    let discards_empty = seats
+        .iter()
+        .all(|seat| seat.discard.iter().all(|&n| n == 0));
+    if s.pending == Pending::Airport && discards_empty {
+        return fail("an Airport with every discard pile empty");
+    }
+    if s.pending == Pending::Market && s.play_area.iter().all(|&n| n == 0) {
+        return fail("a Farmer's Market removal with nothing played");
+    }
+    if s.phase != Phase::Build && s.digs != 0 {
+        return fail("digs left outside the Building phase");
+    }
+    if s.phase == Phase::Over && s.flip_cash != 0 {
+        return fail("flip-only cash in a finished game");
+    }
     Ok(())
 }

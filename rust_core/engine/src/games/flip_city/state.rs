@@ -1,103 +1,220 @@
-//! The state of a Flip City game and its rules of play (docs/rules/flip_city.md §3-4).
+//! The state of a Flip City family game and its rules of play (docs/rules/flip_city.md §3-4,
+//! docs/rules/flip_city_wilderness.md §3-4).
+//!
+//! Generic over `F` (faces in the layout) and `CAP` (a deck's room for known cards). In the base layout
+//! (`F` = 12) no Wilderness face exists, so every Wilderness rule below is unreachable there (the face tests
+//! never match, the deck's bottom part stays empty, `limit_next`, `flip_cash`, `digs` stay 0) and the game
+//! plays exactly as flip_city.md says.
 
 use super::cards::*;
-use super::notation::*;
-use super::Rules;
+use super::notation::{END, PLAY, STOP};
+use super::{ReservoirRecycle, Rules};
 use crate::{ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
 
-/// Room for every card of the game in one deck's known part, so no legal sequence can overflow it.
-pub const KNOWN_CAPACITY: usize = 96;
-
-/// The known top part of a deck. Stored bottom-up, so the top card is the last element and playing it is a pop.
+/// The known cards of a deck (W §3): the top part `deck_known` and the bottom part `deck_bottom`, sharing
+/// one array so that a deck costs no more room than the game has cards (a deck's known cards never exceed
+/// the cards of the game, which `CAP` holds).
+///
+/// The top part is `cards[..top_len]`, stored bottom-up so that the top card is the last and playing it is
+/// a pop. The bottom part is `cards[CAP - bottom_len..]`, whose first element is the deck's bottom card, so
+/// that putting a card at the bottom and the Factory taking it are both O(1).
 #[derive(Clone, Copy)]
-pub struct KnownCards {
-    cards: [u8; KNOWN_CAPACITY],
-    len: u8,
+pub struct KnownCards<const CAP: usize> {
+    cards: [u8; CAP],
+    top_len: u8,
+    bottom_len: u8,
 }
 
-// Only the live cards count: bytes past `len` are leftovers.
-impl PartialEq for KnownCards {
+// Only the live cards count: bytes outside the two parts are leftovers.
+impl<const CAP: usize> PartialEq for KnownCards<CAP> {
     fn eq(&self, other: &Self) -> bool {
-        self.cards[..self.len()] == other.cards[..other.len()]
+        self.top_part() == other.top_part() && self.bottom_part() == other.bottom_part()
     }
 }
 
-impl Eq for KnownCards {}
+impl<const CAP: usize> Eq for KnownCards<CAP> {}
 
-impl std::fmt::Debug for KnownCards {
+impl<const CAP: usize> std::fmt::Debug for KnownCards<CAP> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.top_first()).finish()
+        f.debug_struct("KnownCards")
+            .field("top", &self.top_first().collect::<Vec<_>>())
+            .field("bottom", &self.bottom_top_first().collect::<Vec<_>>())
+            .finish()
     }
 }
 
-impl Default for KnownCards {
+impl<const CAP: usize> Default for KnownCards<CAP> {
     fn default() -> Self {
         KnownCards {
-            cards: [0; KNOWN_CAPACITY],
-            len: 0,
+            cards: [0; CAP],
+            top_len: 0,
+            bottom_len: 0,
         }
     }
 }
 
-impl KnownCards {
+impl<const CAP: usize> KnownCards<CAP> {
+    fn top_part(&self) -> &[u8] {
+        &self.cards[..self.len()]
+    }
+    fn bottom_part(&self) -> &[u8] {
+        &self.cards[CAP - self.bottom_len()..]
+    }
+    fn is_full(&self) -> bool {
+        self.len() + self.bottom_len() >= CAP
+    }
+    /// Cards in the top part (`deck_known`).
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.top_len as usize
     }
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.top_len == 0
+    }
+    /// Cards in the bottom part (`deck_bottom`).
+    pub fn bottom_len(&self) -> usize {
+        self.bottom_len as usize
     }
     pub fn top(&self) -> Option<usize> {
-        self.len
-            .checked_sub(1)
-            .map(|i| self.cards[i as usize] as usize)
+        self.top_part().last().map(|&f| f as usize)
     }
     /// Put a card on top; false (and no change) when full, which card conservation rules out.
     pub fn push_top(&mut self, face: usize) -> bool {
-        if self.len() == KNOWN_CAPACITY {
+        if self.is_full() {
             return false;
         }
         self.cards[self.len()] = face as u8;
-        self.len += 1;
+        self.top_len += 1;
         true
     }
     pub fn pop_top(&mut self) -> Option<usize> {
         let top = self.top()?;
-        self.len -= 1;
+        self.top_len -= 1;
         Some(top)
     }
-    pub fn take_bottom(&mut self) -> Option<usize> {
-        if self.len == 0 {
-            return None;
-        }
-        let bottom = self.cards[0] as usize;
+    /// Take the last card of the top part (the Factory, when the deck has no unknown or bottom part).
+    pub fn take_last_of_top(&mut self) -> Option<usize> {
         let len = self.len();
+        let bottom = *self.top_part().first()? as usize;
         self.cards.copy_within(1..len, 0);
-        self.len -= 1;
+        self.top_len -= 1;
         Some(bottom)
     }
-    /// Top card first, as the serialization lists them.
+    /// Put a card below the top part (a card put at the bottom of a deck with no unknown cards, W §3).
+    pub fn push_under_top(&mut self, face: usize) -> bool {
+        if self.is_full() {
+            return false;
+        }
+        let len = self.len();
+        self.cards.copy_within(0..len, 1);
+        self.cards[0] = face as u8;
+        self.top_len += 1;
+        true
+    }
+    /// Append a card to `deck_bottom`: it becomes the deck's bottom card.
+    pub fn push_bottom(&mut self, face: usize) -> bool {
+        if self.is_full() {
+            return false;
+        }
+        self.bottom_len += 1;
+        self.cards[CAP - self.bottom_len()] = face as u8;
+        true
+    }
+    /// Take the deck's bottom card from `deck_bottom`, if it is known there.
+    pub fn take_bottom(&mut self) -> Option<usize> {
+        let bottom = *self.bottom_part().first()? as usize;
+        self.bottom_len -= 1;
+        Some(bottom)
+    }
+    /// The unknown cards are gone: `deck_bottom` joins the end of `deck_known` in order (W §3).
+    pub fn merge_bottom(&mut self) {
+        let (top, bottom) = (self.len(), self.bottom_len());
+        if bottom == 0 {
+            return;
+        }
+        let mut moved = [0u8; CAP];
+        moved[..bottom].copy_from_slice(self.bottom_part());
+        self.cards.copy_within(0..top, bottom);
+        self.cards[..bottom].copy_from_slice(&moved[..bottom]);
+        self.top_len += self.bottom_len;
+        self.bottom_len = 0;
+    }
+    /// `deck_known`, top card first, as the serialization lists it.
     pub fn top_first(&self) -> impl Iterator<Item = usize> + '_ {
-        self.cards[..self.len()].iter().rev().map(|&f| f as usize)
+        self.top_part().iter().rev().map(|&f| f as usize)
+    }
+    /// `deck_bottom`, from the top down (its last element is the bottom card).
+    pub fn bottom_top_first(&self) -> impl Iterator<Item = usize> + '_ {
+        self.bottom_part().iter().rev().map(|&f| f as usize)
+    }
+    /// Every known card, in no particular order.
+    pub fn all(&self) -> impl Iterator<Item = usize> + '_ {
+        self.top_part()
+            .iter()
+            .chain(self.bottom_part())
+            .map(|&f| f as usize)
     }
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.top_len = 0;
+        self.bottom_len = 0;
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub struct Seat {
-    pub known: KnownCards,
-    pub unknown: [u8; NUM_FACES],
-    pub discard: [u8; NUM_FACES],
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Seat<const F: usize, const CAP: usize> {
+    pub known: KnownCards<CAP>,
+    pub unknown: [u8; F],
+    pub discard: [u8; F],
     pub best: u32,
+    /// Camping Grounds: the limit bonus of this seat's next turn (W 12).
+    pub limit_next: u32,
 }
 
-impl Seat {
+impl<const F: usize, const CAP: usize> Default for Seat<F, CAP> {
+    fn default() -> Self {
+        Seat {
+            known: KnownCards::default(),
+            unknown: [0; F],
+            discard: [0; F],
+            best: 0,
+            limit_next: 0,
+        }
+    }
+}
+
+impl<const F: usize, const CAP: usize> Seat<F, CAP> {
+    fn has_unknown(&self) -> bool {
+        // An OR over the bytes rather than `any`: no early exit, so it compiles to a few vector instructions.
+        self.unknown.iter().fold(0, |acc, &c| acc | c) != 0
+    }
     pub fn deck_is_empty(&self) -> bool {
-        self.known.is_empty() && self.unknown.iter().all(|&c| c == 0)
+        self.known.is_empty() && self.known.bottom_len() == 0 && !self.has_unknown()
     }
     fn needs_reveal(&self) -> bool {
-        self.known.is_empty() && self.unknown.iter().any(|&c| c > 0)
+        self.known.is_empty() && self.has_unknown()
+    }
+    /// Put a card at the bottom of the deck (W §3): below the unknown cards when there are any.
+    fn put_at_bottom(&mut self, face: usize) {
+        if self.has_unknown() {
+            self.known.push_bottom(face);
+        } else {
+            self.known.push_under_top(face);
+        }
+    }
+    /// A card of `face` left `unknown`: when it was the last, `deck_bottom` joins `deck_known` (W §3).
+    fn take_unknown(&mut self, face: usize) {
+        dec(&mut self.unknown[face]);
+        if !self.has_unknown() {
+            self.known.merge_bottom();
+        }
+    }
+    /// Shuffle the deck: every card of it becomes unknown (W §3; a reveal follows).
+    fn shuffle_deck(&mut self) {
+        for f in self.known.all() {
+            if let Some(c) = self.unknown.get_mut(f) {
+                *c += 1;
+            }
+        }
+        self.known.clear();
     }
 }
 
@@ -116,15 +233,23 @@ pub enum Pending {
     GiveResidential,
     Remove,
     Bottom,
+    /// A flipped Country Resort, now a Trailer Park, waits for the opponent whose deck it joins (W 4).
+    GiveResort,
+    /// A bought or developed Farmer's Market: choose a played card to remove from the game (W 8).
+    Market,
+    /// A recycled Airport: choose the seat whose discard pile gives a card (W 11).
+    Airport,
+    /// ... and the card of seat `chosen`'s discard pile.
+    AirportCard,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct FlipCityState {
+pub struct FlipState<const F: usize, const CAP: usize> {
     pub rules: Rules,
-    pub seats: [Seat; super::MAX_PLAYERS],
-    pub supply: [u8; NUM_FACES],
-    pub removed: [u8; NUM_FACES],
-    pub play_area: [u8; NUM_FACES],
+    pub seats: [Seat<F, CAP>; super::MAX_PLAYERS],
+    pub supply: [u8; F],
+    pub removed: [u8; F],
+    pub play_area: [u8; F],
     pub current: usize,
     pub turn: u32,
     pub phase: Phase,
@@ -139,24 +264,54 @@ pub struct FlipCityState {
     pub extra_flips: u32,
     pub discount: bool,
     pub winner: Option<usize>,
+    /// Water Reservoir: cash that pays only Flip and Develop prices, lost at the end of the turn (W 13).
+    pub flip_cash: u32,
+    /// Archaeology Site: 20-for-3 purchases left this Building phase (W 7).
+    pub digs: u32,
+    /// The seat an Airport chose, while its card is being chosen (W 11).
+    pub chosen: Option<usize>,
 }
 
-fn total(counts: &[u8; NUM_FACES]) -> u32 {
+fn total(counts: &[u8]) -> u32 {
     counts.iter().map(|&c| c as u32).sum()
 }
 
-impl FlipCityState {
+/// Decrement a count. Legal actions never take a card that is not there; `apply_unchecked` with an
+/// illegal action must still not panic, so this saturates instead of overflowing.
+fn dec(count: &mut u8) {
+    *count = count.saturating_sub(1);
+}
+
+/// The faces of a mask (`Rules::recyclable` and the like) below `F`, in increasing order.
+fn faces<const F: usize>(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = if F >= 32 { mask } else { mask & ((1 << F) - 1) };
+    std::iter::from_fn(move || {
+        if m == 0 {
+            return None;
+        }
+        let f = m.trailing_zeros() as usize;
+        m &= m - 1;
+        Some(f)
+    })
+}
+
+/// `counts[face]`, or 0 for a face outside the layout (a Wilderness face in the base layout).
+fn count<const F: usize>(counts: &[u8; F], face: usize) -> u8 {
+    counts.get(face).copied().unwrap_or(0)
+}
+
+impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
     pub fn new(rules: Rules) -> Self {
         let mut seats = [Seat::default(); super::MAX_PLAYERS];
         for seat in seats.iter_mut().take(rules.players) {
-            seat.unknown = STARTING_DECK;
+            seat.unknown = rules.starting_deck::<F>();
         }
-        FlipCityState {
+        FlipState {
             rules,
             seats,
-            supply: rules.initial_supply(),
-            removed: [0; NUM_FACES],
-            play_area: [0; NUM_FACES],
+            supply: rules.initial_supply::<F>(),
+            removed: [0; F],
+            play_area: [0; F],
             current: 0,
             turn: 0,
             phase: Phase::Play,
@@ -171,6 +326,9 @@ impl FlipCityState {
             extra_flips: 0,
             discount: false,
             winner: None,
+            flip_cash: 0,
+            digs: 0,
+            chosen: None,
         }
     }
 
@@ -187,12 +345,13 @@ impl FlipCityState {
         (0..self.players()).find(|&s| self.seats[s].needs_reveal())
     }
 
-    fn me(&mut self) -> &mut Seat {
+    fn me(&mut self) -> &mut Seat<F, CAP> {
         &mut self.seats[self.current]
     }
 
+    /// `fee'(f)`: the flip fee with the Station's discount (FC §4.3, FC interp. 14).
     fn fee(&self, face: usize) -> Option<u32> {
-        FACES[face].flip_fee.map(|fee| {
+        self.rules.flip_fee(face).map(|fee| {
             if self.discount {
                 fee.saturating_sub(1)
             } else {
@@ -201,16 +360,30 @@ impl FlipCityState {
         })
     }
 
+    /// Pay a Flip or Develop price: the Water Reservoir's flip-only cash first (W §4.3).
+    fn pay_flip(&mut self, price: u32) {
+        let used = self.flip_cash.min(price);
+        self.flip_cash -= used;
+        self.cash = self.cash.saturating_sub(price - used);
+    }
+
+    /// Play is forced by a must-play card on top (Residential Area, Trailer Park) or the Mall obligation.
     fn play_is_forced(&self) -> bool {
         let seat = &self.seats[self.current];
-        self.forced || seat.known.top() == Some(RESIDENTIAL_AREA)
+        self.forced || seat.known.top().is_some_and(|f| FACES[f].must_play)
     }
 
     fn push_recycles(&self, out: &mut impl ActionSink) {
         let seat = &self.seats[self.current];
-        for f in (1..NUM_FACES).step_by(2) {
-            if seat.discard[f] > 0 && self.rules.recycle(f) != Recycle::None {
-                out.push(RECYCLE + f as u32);
+        for f in faces::<F>(self.rules.recyclable) {
+            if seat.discard[f] == 0 {
+                continue;
+            }
+            match self.rules.recycle(f) {
+                Recycle::None => {}
+                // W 5 `printed`: the Archaeology Site's recycle is paid with 20 cash.
+                Recycle::Dig if self.cash < 20 => {}
+                _ => out.push(Self::RECYCLE + f as u32),
             }
         }
     }
@@ -218,14 +391,22 @@ impl FlipCityState {
     fn push_shuffles(&self, out: &mut impl ActionSink) {
         let offices = self.seats[self.current].discard[OFFICE].min(10) as u32;
         for k in 0..=offices {
-            out.push(SHUFFLE + k);
+            out.push(Self::SHUFFLE + k);
         }
     }
 
     fn push_targets(&self, out: &mut impl ActionSink) {
         for t in 0..self.players() {
             if t != self.current {
-                out.push(TARGET + t as u32);
+                out.push(Self::TARGET + t as u32);
+            }
+        }
+    }
+
+    fn push_selects(&self, counts: &[u8; F], out: &mut impl ActionSink) {
+        for f in 0..F {
+            if counts[f] > 0 {
+                out.push(Self::SELECT + f as u32);
             }
         }
     }
@@ -233,74 +414,93 @@ impl FlipCityState {
     fn legal_decisions(&self, out: &mut impl ActionSink) {
         let seat = &self.seats[self.current];
         match (self.phase, self.pending) {
+            (Phase::Over, _) => {}
             (_, Pending::Shuffle) => self.push_shuffles(out),
-            (_, Pending::GiveApartment) | (_, Pending::GiveResidential) => self.push_targets(out),
+            (_, Pending::GiveApartment | Pending::GiveResidential | Pending::GiveResort) => {
+                self.push_targets(out)
+            }
             (_, Pending::Remove) => {
-                for f in 0..NUM_FACES {
+                for f in 0..F {
                     if self.supply[f] > 0 {
-                        out.push(REMOVE + f as u32);
+                        out.push(Self::REMOVE + f as u32);
                     }
                 }
             }
-            (Phase::Play, _) => {
+            (_, Pending::Market) => self.push_selects(&self.play_area, out),
+            (_, Pending::Airport) => {
+                for t in 0..self.players() {
+                    if total(&self.seats[t].discard) > 0 {
+                        out.push(Self::TARGET + t as u32);
+                    }
+                }
+            }
+            (_, Pending::AirportCard) => {
+                if let Some(c) = self.chosen {
+                    self.push_selects(&self.seats[c].discard, out);
+                }
+            }
+            // A chance node: never asked for decisions.
+            (_, Pending::Bottom) => {}
+            (Phase::Play, Pending::None) => {
                 if !seat.deck_is_empty() {
-                    out.push(PLAY);
+                    out.push(Self::PLAY);
                     if !self.play_is_forced() {
-                        out.push(STOP);
+                        out.push(Self::STOP);
                     }
                 } else {
-                    out.push(STOP);
-                    if total(&seat.discard) > 0 {
+                    out.push(Self::STOP);
+                    // FC interp. 13, W 9: only a shuffle that moves a card (Interchanges stay behind).
+                    if (0..F).any(|f| f != INTERCHANGE && seat.discard[f] > 0) {
                         self.push_shuffles(out);
                     }
                 }
                 self.push_recycles(out);
             }
-            (Phase::Build, _) => {
-                out.push(END);
-                for f in 0..NUM_FACES {
-                    if let Some(cost) = FACES[f].cost {
-                        if self.supply[f] > 0
-                            && cost <= self.cash
-                            && (self.extra_buys > 0 || self.main)
-                        {
-                            out.push(BUY + f as u32);
+            (Phase::Build, Pending::None) => {
+                out.push(Self::END);
+                let flip_money = self.cash + self.flip_cash;
+                let can_buy = self.extra_buys > 0 || self.main;
+                let can_flip = self.extra_flips > 0 || self.main;
+                // Only the faces that can take part (the game's piles, the faces with a flip fee): a playout
+                // spends much of its time here, and most faces of the table are neither.
+                for f in faces::<F>(self.rules.pile_faces) {
+                    if self.supply[f] == 0 {
+                        continue;
+                    }
+                    let cost = FACES[f].cost.unwrap_or(0);
+                    if can_buy && cost <= self.cash {
+                        out.push(Self::BUY + f as u32);
+                    }
+                    if let (true, Some(fee)) = (self.main, self.fee(f)) {
+                        if cost + fee <= flip_money {
+                            out.push(Self::DEVELOP + f as u32);
                         }
                     }
                 }
-                if self.main {
-                    for f in 0..NUM_FACES {
-                        if let (Some(cost), Some(fee)) = (FACES[f].cost, self.fee(f)) {
-                            if self.supply[f] > 0 && cost + fee <= self.cash {
-                                out.push(DEVELOP + f as u32);
-                            }
+                if can_flip {
+                    for f in faces::<F>(self.rules.flippable) {
+                        if seat.discard[f] > 0 && self.fee(f).is_some_and(|fee| fee <= flip_money) {
+                            out.push(Self::FLIP + f as u32);
                         }
                     }
                 }
-                if self.extra_flips > 0 || self.main {
-                    for f in 0..NUM_FACES {
-                        if let Some(fee) = self.fee(f) {
-                            if seat.discard[f] > 0 && fee <= self.cash {
-                                out.push(FLIP + f as u32);
-                            }
-                        }
-                    }
+                if Self::FAMILY && self.digs > 0 && self.cash >= 20 {
+                    out.push(Self::EXCAVATE);
                 }
             }
-            (Phase::Over, _) => {}
         }
     }
 
     // ----- transitions ---------------------------------------------------------------------------------
 
-    /// The end of a turn (§4.4), by `end`, by going over the limit, or by a solo loss.
+    /// The end of a turn (FC §4.4, W §4.5), by `end`, by going over the limit, or by a solo loss.
     fn end_turn(&mut self, solo_lost: bool) {
         let played = self.play_area;
         let seat = self.me();
-        for f in 0..NUM_FACES {
+        for f in 0..F {
             seat.discard[f] += played[f];
         }
-        self.play_area = [0; NUM_FACES];
+        self.play_area = [0; F];
         self.cash = 0;
         self.points = 0;
         self.unhappiness = 0;
@@ -311,6 +511,9 @@ impl FlipCityState {
         self.main = false;
         self.discount = false;
         self.pending = Pending::None;
+        self.flip_cash = 0;
+        self.digs = 0;
+        self.chosen = None;
         self.turn += 1;
         let limit_reached = self.turn >= self.rules.max_turns * self.players() as u32;
         if self.winner.is_some() || solo_lost || limit_reached {
@@ -318,6 +521,10 @@ impl FlipCityState {
         } else {
             self.current = (self.current + 1) % self.players();
             self.phase = Phase::Play;
+            // Camping Grounds bought on this seat's previous turn (W 12).
+            let seat = self.me();
+            let bonus = std::mem::take(&mut seat.limit_next);
+            self.limit_bonus = bonus;
         }
     }
 
@@ -332,7 +539,7 @@ impl FlipCityState {
         self.forced = false;
         self.play_area[face] += 1;
         self.cash += self.rules.cash(face);
-        self.points += FACES[face].points;
+        self.points += self.rules.points(face);
         self.unhappiness += self.rules.unhappiness(face);
         if self.unhappiness > self.limit() {
             // Rule A.3: the turn ends at once; the card's effect does not happen.
@@ -345,14 +552,17 @@ impl FlipCityState {
             CHURCH => self.limit_bonus += 1,
             FACTORY => {
                 let seat = self.me();
-                if seat.unknown.iter().any(|&c| c > 0) {
+                // W §4.1: a known bottom card goes without a chance node; an unknown one is a chance node.
+                if let Some(bottom) = seat.known.take_bottom() {
+                    seat.discard[bottom] += 1;
+                } else if seat.has_unknown() {
                     self.pending = Pending::Bottom;
-                } else if let Some(bottom) = seat.known.take_bottom() {
+                } else if let Some(bottom) = seat.known.take_last_of_top() {
                     seat.discard[bottom] += 1;
                 }
             }
             TRADE_CENTER => {
-                self.play_area[TRADE_CENTER] -= 1;
+                dec(&mut self.play_area[TRADE_CENTER]);
                 self.play_area[OFFICE] += 1;
                 self.pending = Pending::Shuffle;
             }
@@ -363,22 +573,22 @@ impl FlipCityState {
         }
     }
 
-    /// Shuffle the discard pile into the deck, setting `aside` Office on top (§4.1 "shuffle k").
+    /// Shuffle the discard pile into the deck, setting `aside` Office on top (FC §4.1, W §4.1 "shuffle k"):
+    /// the Interchanges stay in the discard pile (W 9).
     fn shuffle(&mut self, aside: usize) {
         let seat = self.me();
-        let mut deck = seat.unknown;
-        while let Some(face) = seat.known.pop_top() {
-            deck[face] += 1;
+        seat.shuffle_deck();
+        for f in 0..F {
+            if f != INTERCHANGE {
+                seat.unknown[f] += seat.discard[f];
+                seat.discard[f] = 0;
+            }
         }
-        for f in 0..NUM_FACES {
-            deck[f] += seat.discard[f];
-        }
-        deck[OFFICE] -= aside as u8;
+        let aside = aside.min(seat.unknown[OFFICE] as usize);
+        seat.unknown[OFFICE] -= aside as u8;
         for _ in 0..aside {
             seat.known.push_top(OFFICE);
         }
-        seat.unknown = deck;
-        seat.discard = [0; NUM_FACES];
         self.pending = if self.rules.solo() {
             Pending::Remove
         } else {
@@ -389,18 +599,34 @@ impl FlipCityState {
     fn recycle(&mut self, face: usize) {
         let recycle = self.rules.recycle(face);
         let seat = self.me();
-        seat.discard[face] -= 1;
+        dec(&mut seat.discard[face]);
         match recycle {
             Recycle::ToDeckTop => {
                 seat.known.push_top(face ^ 1);
             }
+            Recycle::ToDeckBottom => seat.put_at_bottom(face ^ 1),
             _ => seat.discard[face ^ 1] += 1,
         }
         match recycle {
             Recycle::Cash => self.cash += 1,
             Recycle::Point => self.points += 1,
             Recycle::Limit => self.limit_bonus += 1,
-            Recycle::ToDeckTop | Recycle::None => {}
+            Recycle::Interchange => self.cash += self.rules.interchange_cash as u32,
+            Recycle::Dig => {
+                self.cash = self.cash.saturating_sub(20);
+                self.points += 3;
+            }
+            Recycle::Airport => self.pending = Pending::Airport,
+            Recycle::Reservoir => {
+                let r = self.rules.reservoir_recycle;
+                if r != ReservoirRecycle::Cash {
+                    self.limit_bonus += 1;
+                }
+                if r != ReservoirRecycle::Limit {
+                    self.flip_cash += 3;
+                }
+            }
+            Recycle::ToDeckTop | Recycle::ToDeckBottom | Recycle::None => {}
         }
     }
 
@@ -411,14 +637,28 @@ impl FlipCityState {
         self.extra_buys = self.play_area[CENTRAL_PARK] as u32;
         self.extra_flips = self.play_area[STATION] as u32;
         self.discount = self.play_area[STATION] > 0;
+        // W 7: one 20-for-3 per Archaeology Site played, under the proposed reading only.
+        self.digs = if self.rules.logging_printed {
+            0
+        } else {
+            count(&self.play_area, ARCHAEOLOGY_SITE) as u32
+        };
     }
 
-    fn take_from_supply(&mut self, face: usize, as_face: usize, price: u32) {
-        self.cash -= price;
-        self.supply[face] -= 1;
+    /// A card of pile `face` to the discard pile as `as_face`, then the solo loss or the on-buy effect.
+    fn take_from_supply(&mut self, face: usize, as_face: usize) {
+        dec(&mut self.supply[face]);
         self.me().discard[as_face] += 1;
         if self.rules.solo() && self.supply_is_empty() {
+            // FC interp. 16, W 22: lost at once, before any on-buy effect.
             self.end_turn(true);
+            return;
+        }
+        match face {
+            FARMERS_MARKET if total(&self.play_area) > 0 => self.pending = Pending::Market,
+            WIND_FARM => self.extra_flips += 1,
+            CAMPING_GROUNDS => self.me().limit_next += 1,
+            _ => {}
         }
     }
 
@@ -429,13 +669,15 @@ impl FlipCityState {
             self.main = false;
         }
         let cost = FACES[face].cost.unwrap_or(0);
-        self.take_from_supply(face, face, cost);
+        self.cash = self.cash.saturating_sub(cost);
+        self.take_from_supply(face, face);
     }
 
     fn develop(&mut self, face: usize) {
         self.main = false;
         let price = FACES[face].cost.unwrap_or(0) + self.fee(face).unwrap_or(0);
-        self.take_from_supply(face, face ^ 1, price);
+        self.pay_flip(price);
+        self.take_from_supply(face, face ^ 1);
     }
 
     fn flip(&mut self, face: usize) {
@@ -444,16 +686,24 @@ impl FlipCityState {
         } else {
             self.main = false;
         }
-        self.cash -= self.fee(face).unwrap_or(0);
+        let fee = self.fee(face).unwrap_or(0);
+        self.pay_flip(fee);
         let cur = self.current;
-        self.seats[cur].discard[face] -= 1;
-        if face != APARTMENT {
-            self.seats[cur].discard[face ^ 1] += 1;
-        } else if self.rules.solo() {
-            self.removed[APARTMENT] += 1;
-        } else {
-            self.pending = Pending::GiveResidential;
+        dec(&mut self.seats[cur].discard[face]);
+        match face {
+            // FC interp. 9, W 4 and Solo 4: the card leaves its owner; removed in solo.
+            APARTMENT | COUNTRY_RESORT if self.rules.solo() => self.removed[face] += 1,
+            APARTMENT => self.pending = Pending::GiveResidential,
+            COUNTRY_RESORT => self.pending = Pending::GiveResort,
+            _ => self.seats[cur].discard[face ^ 1] += 1,
         }
+    }
+
+    /// The Archaeology Site's 20 cash for 3 points (W 7): not the Building action.
+    fn excavate(&mut self) {
+        self.cash = self.cash.saturating_sub(20);
+        self.points += 3;
+        self.digs = self.digs.saturating_sub(1);
     }
 
     fn end_building(&mut self) {
@@ -461,6 +711,7 @@ impl FlipCityState {
         let seat = self.me();
         seat.best = seat.best.max(points);
         let played: u32 = total(&self.play_area);
+        // W 14: 8 points, or the condition printed on a played Convenience Store.
         if points >= 8 || (self.play_area[CONVENIENCE_STORE] > 0 && played >= 18) {
             self.winner = Some(self.current);
         }
@@ -468,19 +719,60 @@ impl FlipCityState {
     }
 
     fn target(&mut self, seat: usize) {
+        if seat >= self.players() {
+            return;
+        }
         match self.pending {
             Pending::GiveApartment => {
-                self.me().discard[APARTMENT] -= 1;
+                dec(&mut self.me().discard[APARTMENT]);
                 self.seats[seat].discard[APARTMENT] += 1;
             }
             Pending::GiveResidential => self.seats[seat].discard[RESIDENTIAL_AREA] += 1,
+            Pending::GiveResort => {
+                // W 4: the Trailer Park joins the opponent's draw deck, which is shuffled.
+                let target = &mut self.seats[seat];
+                target.shuffle_deck();
+                if let Some(c) = target.unknown.get_mut(TRAILER_PARK) {
+                    *c += 1;
+                }
+            }
+            Pending::Airport => {
+                self.chosen = Some(seat);
+                self.pending = Pending::AirportCard;
+                return;
+            }
             _ => {}
         }
         self.pending = Pending::None;
     }
 
+    fn select(&mut self, face: usize) {
+        match (self.pending, self.chosen) {
+            (Pending::Market, _) => {
+                // W 8: what the card provided stays provided.
+                dec(&mut self.play_area[face]);
+                self.removed[face] += 1;
+                self.pending = Pending::None;
+            }
+            (Pending::AirportCard, Some(c)) => {
+                let seat = &mut self.seats[c];
+                dec(&mut seat.discard[face]);
+                seat.shuffle_deck();
+                seat.unknown[face] += 1;
+                self.chosen = None;
+                // W 19: a shuffle of the seat's own deck, so a removal in solo.
+                self.pending = if self.rules.solo() {
+                    Pending::Remove
+                } else {
+                    Pending::None
+                };
+            }
+            _ => {}
+        }
+    }
+
     fn remove(&mut self, face: usize) {
-        self.supply[face] -= 1;
+        dec(&mut self.supply[face]);
         self.removed[face] += 1;
         self.pending = Pending::None;
         if self.supply_is_empty() {
@@ -490,14 +782,14 @@ impl FlipCityState {
 
     fn apply_chance(&mut self, face: usize) {
         if self.pending == Pending::Bottom {
-            let seat = self.me();
-            seat.unknown[face] -= 1;
-            seat.discard[face] += 1;
             self.pending = Pending::None;
+            let seat = self.me();
+            seat.take_unknown(face);
+            seat.discard[face] += 1;
         } else if let Some(s) = self.seat_to_reveal() {
             let seat = &mut self.seats[s];
-            seat.unknown[face] -= 1;
             seat.known.push_top(face);
+            seat.take_unknown(face);
         }
     }
 
@@ -507,13 +799,15 @@ impl FlipCityState {
             PLAY => self.play_top_card(),
             STOP => self.stop(),
             END => self.end_building(),
-            a if a < RECYCLE => self.shuffle(arg(SHUFFLE)),
-            a if a < BUY => self.recycle(arg(RECYCLE)),
-            a if a < DEVELOP => self.buy(arg(BUY)),
-            a if a < FLIP => self.develop(arg(DEVELOP)),
-            a if a < TARGET => self.flip(arg(FLIP)),
-            a if a < REMOVE => self.target(arg(TARGET)),
-            a if a < NUM_ACTIONS => self.remove(arg(REMOVE)),
+            a if a < Self::RECYCLE => self.shuffle(arg(Self::SHUFFLE)),
+            a if a < Self::BUY => self.recycle(arg(Self::RECYCLE)),
+            a if a < Self::DEVELOP => self.buy(arg(Self::BUY)),
+            a if a < Self::FLIP => self.develop(arg(Self::DEVELOP)),
+            a if a < Self::TARGET => self.flip(arg(Self::FLIP)),
+            a if a < Self::REMOVE => self.target(arg(Self::TARGET)),
+            a if a < Self::SELECT => self.remove(arg(Self::REMOVE)),
+            a if Self::FAMILY && a < Self::EXCAVATE => self.select(arg(Self::SELECT)),
+            a if Self::FAMILY && a == Self::EXCAVATE => self.excavate(),
             _ => {}
         }
     }
@@ -523,7 +817,7 @@ impl FlipCityState {
         self.pending == Pending::Bottom
     }
 
-    fn chance_counts(&self) -> Option<&[u8; NUM_FACES]> {
+    fn chance_counts(&self) -> Option<&[u8; F]> {
         if self.phase == Phase::Over {
             None
         } else if self.pending == Pending::Bottom {
@@ -534,7 +828,7 @@ impl FlipCityState {
     }
 }
 
-impl State for FlipCityState {
+impl<const F: usize, const CAP: usize> State for FlipState<F, CAP> {
     fn current_player(&self) -> Player {
         if self.phase == Phase::Over {
             TERMINAL
@@ -548,7 +842,7 @@ impl State for FlipCityState {
     fn legal_actions(&self, out: &mut Vec<u32>) {
         out.clear();
         if let Some(counts) = self.chance_counts() {
-            out.extend((0..NUM_FACES).filter(|&f| counts[f] > 0).map(|f| f as u32));
+            out.extend((0..F).filter(|&f| counts[f] > 0).map(|f| f as u32));
         } else if self.phase != Phase::Over {
             self.legal_decisions(out);
             out.sort_unstable();
@@ -559,7 +853,7 @@ impl State for FlipCityState {
         out.clear();
         if let Some(counts) = self.chance_counts() {
             out.extend(
-                (0..NUM_FACES)
+                (0..F)
                     .filter(|&f| counts[f] > 0)
                     .map(|f| (f as u32, counts[f] as u64)),
             );
@@ -568,9 +862,9 @@ impl State for FlipCityState {
 
     fn is_legal(&self, action: u32) -> bool {
         if let Some(counts) = self.chance_counts() {
-            return (action as usize) < NUM_FACES && counts[action as usize] > 0;
+            return (action as usize) < F && counts[action as usize] > 0;
         }
-        if self.phase == Phase::Over || action >= NUM_ACTIONS {
+        if self.phase == Phase::Over || action >= Self::NUM_ACTIONS {
             return false;
         }
         let mut finder = Finder::new(action);
@@ -580,10 +874,10 @@ impl State for FlipCityState {
 
     fn apply_unchecked(&mut self, action: u32) {
         if self.chance_counts().is_some() {
-            if (action as usize) < NUM_FACES {
+            if (action as usize) < F {
                 self.apply_chance(action as usize);
             }
-        } else if self.phase != Phase::Over {
+        } else if self.phase != Phase::Over && action < Self::NUM_ACTIONS {
             self.apply_decision(action);
         }
     }
@@ -628,7 +922,7 @@ impl State for FlipCityState {
         super::serial::serialize(self, history)
     }
 
-    /// Flip City has no private information (rules doc §3): every seat knows the whole state.
+    /// The Flip City family has no private information (FC §3, W §3): every seat knows the whole state.
     fn resample_from_infostate(&self, _player: usize, _rng: &mut Rng) -> Self {
         *self
     }
@@ -646,19 +940,19 @@ impl State for FlipCityState {
         let mut potential = [0f64; super::MAX_PLAYERS];
         for (s, seat) in self.seats[..self.players()].iter().enumerate() {
             let mut owned = seat.unknown;
-            for f in 0..NUM_FACES {
+            for f in 0..F {
                 owned[f] += seat.discard[f];
             }
-            for f in seat.known.top_first() {
+            for f in seat.known.all() {
                 owned[f] += 1;
             }
             if s == self.current {
-                for f in 0..NUM_FACES {
+                for f in 0..F {
                     owned[f] += self.play_area[f];
                 }
             }
-            potential[s] = (0..NUM_FACES)
-                .map(|f| owned[f] as f64 * FACES[f].points as f64)
+            potential[s] = (0..F)
+                .map(|f| owned[f] as f64 * self.rules.points(f) as f64)
                 .sum();
         }
         // A share of the table's points, but never of fewer than 16 (two winning turns' worth), so that a solo

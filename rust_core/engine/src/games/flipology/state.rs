@@ -1,0 +1,1222 @@
+//! The state of a Flipology game and its rules of play (docs/rules/flipology.md §3-6).
+//!
+//! Everything is in fixed-size arrays sized for the largest game (six seats, 60 positions), so a state is
+//! `Copy` and cloning it in search is a memcpy. Entries past a list's length are kept at their default value,
+//! so that the derived equality compares only live data.
+
+use super::cards::{self, kind, Kind, CLEARING, MIMIC_KINDS, MOON, NUM_CARDS};
+use super::notation::{KEEP, MIMIC, NUM_ACTIONS, PASS, PLACE, REGROW};
+use super::{Rules, MAX_PLAYERS, NATURE, NATURE_VARIANT};
+use crate::{ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
+
+/// Position ids used by any game: `S x n` is 42 in Nature (7 x 6) and 60 in the Great Tree (15 x 4).
+pub const MAX_POSITIONS: usize = 60;
+/// The most cards a hand holds (Nature's deal of nine).
+pub const MAX_HAND: usize = 9;
+/// A Great Tree hand, the size of a given-back hand.
+pub const TREE_HAND: usize = 5;
+/// Room for every record of a deal in the discard pile: at most 9 x 6 = 54 records in a Nature round and
+/// 15 x 4 = 60 in a Great Tree game, each discarded at most once (a removed Clearing is not discarded).
+pub const MAX_DISCARD: usize = 60;
+
+/// `card` of an empty position.
+pub const EMPTY: u8 = u8::MAX;
+/// `draw` of a Clearing record (`-1` in the serialization).
+pub const NO_DRAW: u16 = u16::MAX;
+/// `origin` of a record never placed by an arrangement (a Clearing).
+pub const NO_ORIGIN: u8 = u8::MAX;
+/// `origin` of a card left over in a Nature hand and discarded: `LEFTOVER + seat`.
+pub const LEFTOVER: u8 = 64;
+
+/// A card in a row or in the discard pile (§3.1): identity, draw number, who knows it, facing. `origin` is the
+/// position where the arrangement placed it (or `LEFTOVER + seat`); it is not part of the contract's
+/// serialization (it is determined by the history) and lets the resampling replay the placements (§9 step 6).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Record {
+    pub card: u8,
+    pub known: u8,
+    pub up: bool,
+    pub origin: u8,
+    pub draw: u16,
+}
+
+impl Record {
+    pub const NONE: Record = Record {
+        card: EMPTY,
+        known: 0,
+        up: false,
+        origin: 0,
+        draw: 0,
+    };
+
+    #[inline]
+    pub fn is_present(&self) -> bool {
+        self.card != EMPTY
+    }
+
+    /// The face-up Clearing a Hunter leaves (interpretation 3).
+    pub fn clearing(all: u8) -> Record {
+        Record {
+            card: CLEARING,
+            known: all,
+            up: true,
+            origin: NO_ORIGIN,
+            draw: NO_DRAW,
+        }
+    }
+}
+
+/// A card in a hand or a given-back hand: identity and draw number (the owner knows it, nobody else).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct HandCard {
+    pub card: u8,
+    pub draw: u16,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Phase {
+    Deal,
+    Regrow,
+    Redeal,
+    Arrange,
+    Play,
+    Over,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Step {
+    None,
+    Flip,
+    Target,
+    Monkey,
+    Choose,
+    Mimic,
+    Peek,
+    SunFlip,
+    Rain,
+}
+
+/// The effect being resolved (§5.1). `Wind` never pends (it has no decision) but has an observation slot.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Effect {
+    None,
+    Dog,
+    Snake,
+    Frog,
+    Monkey,
+    Hawk,
+    Mole,
+    Parrot,
+    Hunter,
+    Rain,
+    Sun,
+    Wind,
+}
+
+impl Effect {
+    pub fn of(kind: Kind) -> Effect {
+        match kind {
+            Kind::Dog => Effect::Dog,
+            Kind::Snake => Effect::Snake,
+            Kind::Frog => Effect::Frog,
+            Kind::Monkey => Effect::Monkey,
+            Kind::Hawk => Effect::Hawk,
+            Kind::Mole => Effect::Mole,
+            Kind::Parrot => Effect::Parrot,
+            Kind::Hunter => Effect::Hunter,
+            Kind::Rain => Effect::Rain,
+            Kind::Sun => Effect::Sun,
+            Kind::Wind => Effect::Wind,
+            _ => Effect::None,
+        }
+    }
+}
+
+/// Up to four positions, sorted ascending and distinct: an adjacency or two-away list (§3.2).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PosList {
+    items: [u8; 4],
+    len: u8,
+}
+
+impl PosList {
+    fn insert(&mut self, pos: usize) {
+        let p = pos as u8;
+        let len = self.len as usize;
+        if self.items[..len].contains(&p) || len == 4 {
+            return;
+        }
+        let mut i = len;
+        while i > 0 && self.items[i - 1] > p {
+            self.items[i] = self.items[i - 1];
+            i -= 1;
+        }
+        self.items[i] = p;
+        self.len += 1;
+    }
+    pub fn as_slice(&self) -> &[u8] {
+        &self.items[..self.len as usize]
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct FlipologyState {
+    pub rules: Rules,
+    pub phase: Phase,
+    pub step: Step,
+    pub effect: Effect,
+    pub round: u8,
+    pub start: u8,
+    pub current: u8,
+    pub turn: u8,
+    /// The position whose effect is being resolved, or -1.
+    pub source: i8,
+    /// The seat whose row the Rain flips in next, or -1.
+    pub rain: i8,
+    pub marks: [u8; 3],
+    pub marks_len: u8,
+    /// Positions whose card applied its effect this turn (interpretation 8), as a bitset over position ids.
+    pub used: u64,
+    /// Bitset of winning seats, once the game is over.
+    pub winners: u8,
+    /// Chance draws made so far in the whole game: the next record's draw number.
+    pub draws: u16,
+    pub pile: [u8; NUM_CARDS],
+    pub rows: [Record; MAX_POSITIONS],
+    pub hands: [[HandCard; MAX_HAND]; MAX_PLAYERS],
+    pub hand_len: [u8; MAX_PLAYERS],
+    pub returned: [[HandCard; TREE_HAND]; MAX_PLAYERS],
+    pub returned_len: [u8; MAX_PLAYERS],
+    /// The round in which the seat used Regrowth, or -1.
+    pub regrown: [i8; MAX_PLAYERS],
+    pub total: [i32; MAX_PLAYERS],
+    pub discard: [Record; MAX_DISCARD],
+    pub discard_len: u8,
+    /// Set only on scratch states by `information_state_string`: stop a Nature-variant round after its final
+    /// reveal instead of emptying the rows at once, so that the reveal can be read (§8.2 "before a new round").
+    pub(crate) hold_reset: bool,
+    pub(crate) held: bool,
+}
+
+impl FlipologyState {
+    pub fn new(rules: Rules) -> Self {
+        FlipologyState {
+            rules,
+            phase: Phase::Deal,
+            step: Step::None,
+            effect: Effect::None,
+            round: 0,
+            start: 0,
+            current: 0,
+            turn: 0,
+            source: -1,
+            rain: -1,
+            marks: [0; 3],
+            marks_len: 0,
+            used: 0,
+            winners: 0,
+            draws: 0,
+            pile: rules.deck(),
+            rows: [Record::NONE; MAX_POSITIONS],
+            hands: [[HandCard::default(); MAX_HAND]; MAX_PLAYERS],
+            hand_len: [0; MAX_PLAYERS],
+            returned: [[HandCard::default(); TREE_HAND]; MAX_PLAYERS],
+            returned_len: [0; MAX_PLAYERS],
+            regrown: [-1; MAX_PLAYERS],
+            total: [0; MAX_PLAYERS],
+            discard: [Record::NONE; MAX_DISCARD],
+            discard_len: 0,
+            hold_reset: false,
+            held: false,
+        }
+    }
+
+    // ----- geometry (§3.2) ---------------------------------------------------------------------------------
+
+    #[inline]
+    pub fn n(&self) -> usize {
+        self.rules.n()
+    }
+
+    #[inline]
+    pub fn positions(&self) -> usize {
+        self.rules.positions()
+    }
+
+    #[inline]
+    pub fn present(&self, pos: usize) -> bool {
+        pos < self.positions() && self.rows[pos].is_present()
+    }
+
+    /// The row a position belongs to: a seat's row in Nature, a seat's tier in the Great Tree. Both are runs of
+    /// `row_len` consecutive ids (a Great Tree seat's 15 slots are its three tiers of five in order).
+    #[inline]
+    pub fn row_id(&self, pos: usize) -> usize {
+        pos / self.rules.row_len()
+    }
+
+    /// The positions of the row `pos` is in.
+    #[inline]
+    pub fn row_range(&self, pos: usize) -> std::ops::Range<usize> {
+        let len = self.rules.row_len();
+        let first = pos / len * len;
+        first..first + len
+    }
+
+    /// The Great Tree id of `(seat, tier, column)`.
+    #[inline]
+    fn tree_pos(seat: usize, tier: usize, column: usize) -> usize {
+        15 * seat + 5 * tier + column
+    }
+
+    /// The positions next to `pos`: its two neighbours on the circle and, in the Great Tree, the present cards
+    /// above and below it.
+    pub fn adjacent(&self, pos: usize) -> PosList {
+        self.neighbours(pos, 1)
+    }
+
+    /// The positions two spaces from `pos` in a straight line (interpretation 14).
+    pub fn two_away(&self, pos: usize) -> PosList {
+        self.neighbours(pos, 2)
+    }
+
+    fn neighbours(&self, pos: usize, d: usize) -> PosList {
+        let mut out = PosList::default();
+        let n = self.n();
+        if !self.rules.great_tree() {
+            let m = 7 * n;
+            out.insert((pos + m - d) % m);
+            out.insert((pos + d) % m);
+        } else {
+            let (seat, slot) = (pos / 15, pos % 15);
+            let (tier, column) = (slot / 5, slot % 5);
+            let m = 5 * n;
+            let h = 5 * seat + column;
+            for hh in [(h + m - d) % m, (h + d) % m] {
+                out.insert(Self::tree_pos(hh / 5, tier, hh % 5));
+            }
+            if tier >= d {
+                let below = Self::tree_pos(seat, tier - d, column);
+                if self.present(below) {
+                    out.insert(below);
+                }
+            }
+            if tier + d <= 2 {
+                let above = Self::tree_pos(seat, tier + d, column);
+                if self.present(above) {
+                    out.insert(above);
+                }
+            }
+        }
+        out
+    }
+
+    /// The positions the active seat may flip at the start of its turn: its row (Great Tree: its current tier).
+    fn own_row(&self) -> std::ops::Range<usize> {
+        let s = self.rules.slots() * self.current as usize;
+        if self.rules.great_tree() {
+            let first = s + 5 * self.round as usize;
+            first..first + 5
+        } else {
+            s..s + 7
+        }
+    }
+
+    fn in_marks(&self, pos: usize) -> bool {
+        self.marks[..self.marks_len as usize].contains(&(pos as u8))
+    }
+
+    fn clear_marks(&mut self) {
+        self.marks = [0; 3];
+        self.marks_len = 0;
+    }
+
+    /// Bitset over mimic indices of the kinds a Parrot may mimic now: face-up cards anywhere (interp. 12).
+    fn mimic_mask(&self) -> u8 {
+        let mut mask = 0u8;
+        for r in &self.rows[..self.positions()] {
+            if r.is_present() && r.up {
+                if let Some(k) = kind(r.card).mimic_index() {
+                    mask |= 1 << k;
+                }
+            }
+        }
+        mask
+    }
+
+    fn any_face_down(&self) -> bool {
+        self.rows[..self.positions()]
+            .iter()
+            .any(|r| r.is_present() && !r.up)
+    }
+
+    // ----- scores (§6) ---------------------------------------------------------------------------------------
+
+    fn seat_rows(&self, seat: usize) -> &[Record] {
+        let s = self.rules.slots();
+        &self.rows[s * seat..s * seat + s]
+    }
+
+    /// The value of the seat's row now, hidden cards included.
+    pub fn row_score(&self, seat: usize) -> i32 {
+        self.seat_rows(seat)
+            .iter()
+            .filter(|r| r.is_present())
+            .map(|r| cards::score(r.card, r.up))
+            .sum()
+    }
+
+    /// The same over face-up cards only: what the table can see.
+    pub fn showing(&self, seat: usize) -> i32 {
+        self.seat_rows(seat)
+            .iter()
+            .filter(|r| r.is_present() && r.up)
+            .map(|r| cards::score(r.card, true))
+            .sum()
+    }
+
+    /// Distinct card ids among the seat's face-up animals (the tiebreak, interpretation 4).
+    pub fn types(&self, seat: usize) -> u32 {
+        let mut ids = 0u32;
+        for r in self.seat_rows(seat) {
+            if r.is_present() && r.up && kind(r.card).animal() {
+                ids |= 1 << r.card;
+            }
+        }
+        ids.count_ones()
+    }
+
+    fn moon_up(&self) -> bool {
+        self.rows[..self.positions()]
+            .iter()
+            .any(|r| r.is_present() && r.up && r.card == MOON)
+    }
+
+    pub fn hand(&self, seat: usize) -> &[HandCard] {
+        &self.hands[seat][..self.hand_len[seat] as usize]
+    }
+
+    pub fn returned_hand(&self, seat: usize) -> &[HandCard] {
+        &self.returned[seat][..self.returned_len[seat] as usize]
+    }
+
+    pub fn discards(&self) -> &[Record] {
+        &self.discard[..self.discard_len as usize]
+    }
+
+    pub fn pile_size(&self) -> u32 {
+        self.pile.iter().map(|&c| c as u32).sum()
+    }
+
+    // ----- legal actions ---------------------------------------------------------------------------------
+
+    fn legal_decisions(&self, out: &mut impl ActionSink) {
+        match self.phase {
+            Phase::Regrow => {
+                out.push(KEEP);
+                out.push(REGROW);
+            }
+            Phase::Arrange => {
+                let mut seen = 0u32;
+                for hc in self.hand(self.current as usize) {
+                    seen |= 1 << hc.card;
+                }
+                for c in 0..NUM_CARDS as u32 {
+                    if seen & (1 << c) != 0 {
+                        out.push(PLACE + c);
+                    }
+                }
+            }
+            Phase::Play => self.legal_play(out),
+            _ => {}
+        }
+    }
+
+    fn legal_play(&self, out: &mut impl ActionSink) {
+        let npos = self.positions();
+        let src = self.source.max(0) as usize;
+        match self.step {
+            Step::Flip => {
+                for pos in self.own_row() {
+                    if self.present(pos) {
+                        out.push(pos as u32);
+                    }
+                }
+            }
+            Step::Target => match self.effect {
+                Effect::Dog => self
+                    .adjacent(src)
+                    .as_slice()
+                    .iter()
+                    .for_each(|&p| out.push(p as u32)),
+                Effect::Frog => self
+                    .two_away(src)
+                    .as_slice()
+                    .iter()
+                    .for_each(|&p| out.push(p as u32)),
+                Effect::Snake => {
+                    for pos in self.row_range(src) {
+                        if pos != src && self.present(pos) {
+                            out.push(pos as u32);
+                        }
+                    }
+                }
+                Effect::Hawk => {
+                    let row = self.row_id(src);
+                    for pos in 0..npos {
+                        if self.present(pos) && self.row_id(pos) != row {
+                            out.push(pos as u32);
+                        }
+                    }
+                }
+                Effect::Mole => {
+                    for pos in 0..npos {
+                        if pos != src && self.present(pos) {
+                            out.push(pos as u32);
+                        }
+                    }
+                }
+                Effect::Hunter => {
+                    for pos in 0..npos {
+                        if self.present(pos) {
+                            out.push(pos as u32);
+                        }
+                    }
+                }
+                _ => {}
+            },
+            Step::Monkey => {
+                let adj = self.adjacent(src);
+                let adj = adj.as_slice();
+                if self.marks_len == 0 {
+                    for &p in &adj[..adj.len().saturating_sub(1)] {
+                        out.push(p as u32);
+                    }
+                } else {
+                    let a = self.marks[0];
+                    for &p in adj.iter().filter(|&&p| p > a) {
+                        out.push(p as u32);
+                    }
+                }
+            }
+            Step::Choose => {
+                for &p in &self.marks[..self.marks_len as usize] {
+                    out.push(p as u32);
+                }
+            }
+            Step::Mimic => {
+                let mask = self.mimic_mask();
+                for k in 0..MIMIC_KINDS.len() as u32 {
+                    if mask & (1 << k) != 0 {
+                        out.push(MIMIC + k);
+                    }
+                }
+            }
+            Step::Peek => {
+                for pos in 0..npos {
+                    if self.present(pos) && !self.rows[pos].up && !self.in_marks(pos) {
+                        out.push(pos as u32);
+                    }
+                }
+            }
+            Step::SunFlip => {
+                let mut m = self.marks;
+                let m = &mut m[..self.marks_len as usize];
+                m.sort_unstable();
+                for &p in m.iter() {
+                    out.push(p as u32);
+                }
+                out.push(PASS);
+            }
+            Step::Rain => {
+                let s = self.rules.slots() * self.rain.max(0) as usize;
+                for pos in s..s + self.rules.slots() {
+                    if self.present(pos) {
+                        out.push(pos as u32);
+                    }
+                }
+            }
+            Step::None => {}
+        }
+    }
+
+    // ----- setup (§4.2) ----------------------------------------------------------------------------------
+
+    fn apply_chance(&mut self, card: usize) {
+        let seat = self.current as usize;
+        let len = self.hand_len[seat] as usize;
+        if card >= NUM_CARDS || self.pile[card] == 0 || len >= MAX_HAND {
+            return;
+        }
+        self.pile[card] -= 1;
+        self.hands[seat][len] = HandCard {
+            card: card as u8,
+            draw: self.draws,
+        };
+        self.hand_len[seat] += 1;
+        self.draws = self.draws.saturating_add(1);
+        match self.phase {
+            Phase::Deal => self.next_deal(),
+            Phase::Redeal => self.next_redeal(),
+            _ => {}
+        }
+    }
+
+    /// In order from the start seat.
+    fn order(&self) -> impl Iterator<Item = usize> {
+        let (n, start) = (self.n(), self.start as usize);
+        (0..n).map(move |k| (start + k) % n)
+    }
+
+    fn next_deal(&mut self) {
+        let hand = self.rules.hand();
+        if let Some(s) = self.order().find(|&s| (self.hand_len[s] as usize) < hand) {
+            self.current = s as u8;
+            return;
+        }
+        if self.rules.great_tree() {
+            if let Some(s) = self.order().find(|&s| self.regrown[s] < 0) {
+                self.phase = Phase::Regrow;
+                self.current = s as u8;
+                return;
+            }
+        }
+        self.phase = Phase::Arrange;
+        self.current = self.start;
+    }
+
+    fn next_redeal(&mut self) {
+        let round = self.round as i8;
+        if let Some(s) = self
+            .order()
+            .find(|&s| self.regrown[s] == round && (self.hand_len[s] as usize) < TREE_HAND)
+        {
+            self.current = s as u8;
+            return;
+        }
+        self.phase = Phase::Arrange;
+        self.current = self.start;
+    }
+
+    fn apply_regrow(&mut self, regrow: bool) {
+        let (n, cur, start) = (self.n(), self.current as usize, self.start as usize);
+        let round = self.round as i8;
+        if regrow {
+            self.regrown[cur] = round;
+        }
+        // The next undecided seat after this one in the order from the start seat (no wrapping).
+        let k = (cur + n - start) % n;
+        if let Some(s) = (k + 1..n)
+            .map(|j| (start + j) % n)
+            .find(|&s| self.regrown[s] < 0)
+        {
+            self.current = s as u8;
+            return;
+        }
+        // Every decision is made: all given-back hands go into the pile together (interpretation 30).
+        let mut first = None;
+        for j in 0..n {
+            let s = (start + j) % n;
+            if self.regrown[s] != round {
+                continue;
+            }
+            let len = self.hand_len[s] as usize;
+            for i in 0..len {
+                let hc = self.hands[s][i];
+                if let Some(c) = self.pile.get_mut(hc.card as usize) {
+                    *c += 1;
+                }
+                if i < TREE_HAND {
+                    self.returned[s][i] = hc;
+                }
+                self.hands[s][i] = HandCard::default();
+            }
+            self.returned_len[s] = len.min(TREE_HAND) as u8;
+            self.hand_len[s] = 0;
+            first.get_or_insert(s);
+        }
+        match first {
+            Some(s) => {
+                self.phase = Phase::Redeal;
+                self.current = s as u8;
+            }
+            None => {
+                self.phase = Phase::Arrange;
+                self.current = self.start;
+            }
+        }
+    }
+
+    fn place(&mut self, card: u8) {
+        let seat = self.current as usize;
+        let len = self.hand_len[seat] as usize;
+        // Hands are sorted by draw number, so the first match is the copy with the lowest draw number.
+        let Some(i) = self.hands[seat][..len].iter().position(|h| h.card == card) else {
+            return;
+        };
+        let base = self.rules.slots() * seat
+            + if self.rules.great_tree() {
+                5 * self.round as usize
+            } else {
+                0
+            };
+        let row_len = self.rules.row_len();
+        let Some(column) = (0..row_len).find(|&c| !self.rows[base + c].is_present()) else {
+            return;
+        };
+        let hc = self.hands[seat][i];
+        self.hands[seat].copy_within(i + 1..len, i);
+        self.hands[seat][len - 1] = HandCard::default();
+        self.hand_len[seat] -= 1;
+        let pos = base + column;
+        self.rows[pos] = Record {
+            card: hc.card,
+            known: 1 << seat,
+            up: false,
+            origin: pos as u8,
+            draw: hc.draw,
+        };
+        if column + 1 < row_len {
+            return;
+        }
+        // The row is full: in Nature the two cards left over are discarded face down, in draw order.
+        for i in 0..self.hand_len[seat] as usize {
+            let hc = self.hands[seat][i];
+            self.push_discard(Record {
+                card: hc.card,
+                known: 1 << seat,
+                up: false,
+                origin: LEFTOVER + seat as u8,
+                draw: hc.draw,
+            });
+            self.hands[seat][i] = HandCard::default();
+        }
+        self.hand_len[seat] = 0;
+        self.current = ((seat + 1) % self.n()) as u8;
+        if self.current == self.start {
+            self.phase = Phase::Play;
+            self.step = Step::Flip;
+        }
+    }
+
+    fn push_discard(&mut self, record: Record) {
+        if let Some(slot) = self.discard.get_mut(self.discard_len as usize) {
+            *slot = record;
+            self.discard_len += 1;
+        }
+    }
+
+    // ----- turns and effects (§4.4, §5) --------------------------------------------------------------------
+
+    /// Turn the card at `pos` over; true if it turned face up. A face-up Cat flipped by an effect stays up.
+    fn flip(&mut self, pos: usize, by_effect: bool) -> bool {
+        let all = self.rules.all();
+        let Some(r) = self.rows.get_mut(pos) else {
+            return false;
+        };
+        if !r.is_present() {
+            return false;
+        }
+        if !r.up {
+            r.up = true;
+            r.known = all;
+            true
+        } else {
+            if !(by_effect && kind(r.card) == Kind::Cat) {
+                r.up = false;
+            }
+            false
+        }
+    }
+
+    /// §5.3: just turned face up, an active kind, not yet used this turn.
+    fn triggers(&self, pos: usize, turned_up: bool) -> bool {
+        turned_up && kind(self.rows[pos].card).active() && self.used & (1 << pos) == 0
+    }
+
+    fn trigger(&mut self, pos: usize) {
+        self.used |= 1 << pos;
+        self.start_effect(kind(self.rows[pos].card), pos);
+    }
+
+    fn target(&mut self, effect: Effect, pos: usize) {
+        self.step = Step::Target;
+        self.effect = effect;
+        self.source = pos as i8;
+        self.clear_marks();
+    }
+
+    /// The table of §5.3: start the effect of `kind` acting from position `q`.
+    fn start_effect(&mut self, kind: Kind, q: usize) {
+        match kind {
+            Kind::Dog | Kind::Snake | Kind::Frog | Kind::Hawk | Kind::Mole | Kind::Hunter => {
+                self.target(Effect::of(kind), q)
+            }
+            Kind::Monkey => {
+                let adj = self.adjacent(q);
+                if let [a, b] = *adj.as_slice() {
+                    // The Monkey is the pending effect while it resolves, so a `choose` shows it as the source
+                    // (the contract's "(effect Monkey, source unchanged)" read as the Monkey's own).
+                    self.effect = Effect::Monkey;
+                    self.source = q as i8;
+                    let (a, b) = (a as usize, b as usize);
+                    let up_a = self.flip(a, true);
+                    let up_b = self.flip(b, true);
+                    self.resolve_monkey(a, up_a, b, up_b);
+                } else {
+                    self.step = Step::Monkey;
+                    self.effect = Effect::Monkey;
+                    self.source = q as i8;
+                    self.clear_marks();
+                }
+            }
+            Kind::Parrot => {
+                if self.mimic_mask() == 0 {
+                    self.end_turn();
+                } else {
+                    // The table of §5.3 does not say; a Great Tree Monkey's first pick must not linger in
+                    // `marks` once its cascade has moved on (the oracle clears it too).
+                    self.step = Step::Mimic;
+                    self.effect = Effect::Parrot;
+                    self.source = q as i8;
+                    self.clear_marks();
+                }
+            }
+            Kind::Sun => {
+                if self.any_face_down() {
+                    self.step = Step::Peek;
+                    self.effect = Effect::Sun;
+                    self.source = q as i8;
+                    self.clear_marks();
+                } else {
+                    self.end_turn();
+                }
+            }
+            Kind::Wind => {
+                for pos in self.row_range(q) {
+                    if pos != q && self.present(pos) {
+                        self.flip(pos, true);
+                    }
+                }
+                self.end_turn();
+            }
+            Kind::Rain => {
+                self.step = Step::Rain;
+                self.effect = Effect::Rain;
+                self.source = q as i8;
+                self.rain = self.current as i8;
+            }
+            _ => self.end_turn(),
+        }
+    }
+
+    /// After a Monkey flipped a < b: the cards it turned face up that trigger; the active seat chooses between
+    /// two (interpretation 11).
+    fn resolve_monkey(&mut self, a: usize, up_a: bool, b: usize, up_b: bool) {
+        match (self.triggers(a, up_a), self.triggers(b, up_b)) {
+            (true, true) => {
+                self.step = Step::Choose;
+                self.effect = Effect::Monkey;
+                self.marks = [a as u8, b as u8, 0];
+                self.marks_len = 2;
+            }
+            (true, false) => self.trigger(a),
+            (false, true) => self.trigger(b),
+            (false, false) => self.end_turn(),
+        }
+    }
+
+    /// After a flip by a Dog, Snake, Frog or Hawk.
+    fn continue_after(&mut self, pos: usize, turned_up: bool) {
+        if self.triggers(pos, turned_up) {
+            self.trigger(pos);
+        } else {
+            self.end_turn();
+        }
+    }
+
+    fn apply_play(&mut self, action: u32) {
+        let a = action as usize;
+        match self.step {
+            Step::Flip => {
+                if a < self.positions() {
+                    let up = self.flip(a, false);
+                    self.continue_after(a, up);
+                }
+            }
+            Step::Target => {
+                if a >= self.positions() {
+                    return;
+                }
+                match self.effect {
+                    Effect::Dog | Effect::Snake | Effect::Frog | Effect::Hawk => {
+                        let up = self.flip(a, true);
+                        self.continue_after(a, up);
+                    }
+                    Effect::Mole => self.swap(self.source.max(0) as usize, a),
+                    Effect::Hunter => self.remove(a),
+                    _ => {}
+                }
+            }
+            Step::Monkey => {
+                if a >= self.positions() {
+                    return;
+                }
+                if self.marks_len == 0 {
+                    self.marks[0] = a as u8;
+                    self.marks_len = 1;
+                } else {
+                    let first = self.marks[0] as usize;
+                    let up_a = self.flip(first, true);
+                    let up_b = self.flip(a, true);
+                    self.resolve_monkey(first, up_a, a, up_b);
+                }
+            }
+            Step::Choose => {
+                if a < self.positions() {
+                    self.clear_marks();
+                    self.trigger(a);
+                }
+            }
+            Step::Mimic => {
+                if let Some(&(kind, _)) = MIMIC_KINDS.get(a.wrapping_sub(MIMIC as usize)) {
+                    self.effect = Effect::of(kind);
+                    self.clear_marks();
+                    self.start_effect(kind, self.source.max(0) as usize);
+                }
+            }
+            Step::Peek => {
+                if a >= self.positions() {
+                    return;
+                }
+                if (self.marks_len as usize) < self.marks.len() {
+                    self.marks[self.marks_len as usize] = a as u8;
+                    self.marks_len += 1;
+                }
+                self.rows[a].known |= 1 << self.current;
+                let more = (0..self.positions())
+                    .any(|p| self.present(p) && !self.rows[p].up && !self.in_marks(p));
+                if self.marks_len == 3 || !more {
+                    self.step = Step::SunFlip;
+                }
+            }
+            Step::SunFlip => {
+                if action != PASS {
+                    self.flip(a, true);
+                }
+                self.end_turn();
+            }
+            Step::Rain => {
+                self.flip(a, true);
+                let n = self.n() as i8;
+                self.rain = (self.rain + 1) % n;
+                if self.rain == self.current as i8 {
+                    self.end_turn();
+                }
+            }
+            Step::None => {}
+        }
+    }
+
+    /// The Mole: exchange the records, each keeping its facing and knowledge; a seat may peek at a face-down
+    /// card arriving in its row.
+    fn swap(&mut self, a: usize, b: usize) {
+        if a >= self.positions() || b >= self.positions() {
+            return;
+        }
+        self.rows.swap(a, b);
+        let slots = self.rules.slots();
+        for pos in [a, b] {
+            let r = &mut self.rows[pos];
+            if r.is_present() && !r.up {
+                r.known |= 1 << (pos / slots);
+            }
+        }
+        self.end_turn();
+    }
+
+    /// The Hunter: the card goes to the discard pile (a Clearing just leaves) and a Clearing takes its place.
+    fn remove(&mut self, pos: usize) {
+        let r = self.rows[pos];
+        if r.card != CLEARING {
+            self.push_discard(Record { up: false, ..r });
+        }
+        self.rows[pos] = Record::clearing(self.rules.all());
+        self.end_turn();
+    }
+
+    fn end_turn(&mut self) {
+        self.used = 0;
+        self.step = Step::Flip;
+        self.effect = Effect::None;
+        self.source = -1;
+        self.clear_marks();
+        self.rain = -1;
+        self.turn += 1;
+        if self.turn as u32 >= self.rules.turns() * self.n() as u32 {
+            self.end_round();
+        } else {
+            self.current = ((self.current as usize + 1) % self.n()) as u8;
+        }
+    }
+
+    fn end_round(&mut self) {
+        let scored = !self.rules.great_tree() || self.round >= 2;
+        if scored {
+            let (all, npos) = (self.rules.all(), self.positions());
+            for r in self.rows[..npos].iter_mut() {
+                if r.is_present() {
+                    r.known = all;
+                }
+            }
+            for s in 0..self.n() {
+                self.total[s] += self.row_score(s);
+            }
+        }
+        match self.rules.variant {
+            NATURE => self.game_over(),
+            NATURE_VARIANT => {
+                let reached = self.total[..self.n()]
+                    .iter()
+                    .any(|&t| t >= self.rules.target as i32);
+                if reached || self.round as u32 + 1 >= self.rules.max_rounds {
+                    self.game_over();
+                } else if self.hold_reset {
+                    self.held = true;
+                } else {
+                    self.next_variant_round();
+                }
+            }
+            _ => {
+                if self.round >= 2 {
+                    self.game_over();
+                } else {
+                    self.next_tree_round();
+                }
+            }
+        }
+    }
+
+    /// A new Nature-variant round: a fresh deal of the whole deck, the start seat one seat clockwise (interp. 27).
+    pub(crate) fn next_variant_round(&mut self) {
+        let n = self.n();
+        self.round += 1;
+        self.start = ((self.start as usize + 1) % n) as u8;
+        self.pile = self.rules.deck();
+        self.hands = [[HandCard::default(); MAX_HAND]; MAX_PLAYERS];
+        self.hand_len = [0; MAX_PLAYERS];
+        self.rows = [Record::NONE; MAX_POSITIONS];
+        self.discard = [Record::NONE; MAX_DISCARD];
+        self.discard_len = 0;
+        self.used = 0;
+        self.begin_round();
+    }
+
+    /// The next Great Tree round: the start seat goes to the highest showing score, staying on a tie
+    /// (interpretation 29); dealt from what is left of the pile.
+    fn next_tree_round(&mut self) {
+        let n = self.n();
+        let start = self.start as usize;
+        let showing: Vec<i32> = (0..n).map(|s| self.showing(s)).collect();
+        let best = showing.iter().copied().max().unwrap_or(0);
+        if showing[start] != best {
+            if let Some(s) = (1..n)
+                .map(|k| (start + k) % n)
+                .find(|&s| showing[s] == best)
+            {
+                self.start = s as u8;
+            }
+        }
+        self.round += 1;
+        self.begin_round();
+    }
+
+    fn begin_round(&mut self) {
+        self.phase = Phase::Deal;
+        self.current = self.start;
+        self.turn = 0;
+        self.step = Step::None;
+    }
+
+    fn game_over(&mut self) {
+        self.phase = Phase::Over;
+        self.step = Step::None;
+        self.effect = Effect::None;
+        self.source = -1;
+        self.rain = -1;
+        self.used = 0;
+        self.clear_marks();
+        let n = self.n();
+        let totals = &self.total[..n];
+        // A face-up Moon anywhere: the lowest score wins (interpretation 24).
+        let best = if self.moon_up() {
+            totals.iter().copied().min()
+        } else {
+            totals.iter().copied().max()
+        }
+        .unwrap_or(0);
+        let candidates: Vec<usize> = (0..n).filter(|&s| totals[s] == best).collect();
+        let most = candidates.iter().map(|&s| self.types(s)).max().unwrap_or(0);
+        self.winners = 0;
+        for &s in &candidates {
+            if candidates.len() == 1 || self.types(s) == most {
+                self.winners |= 1 << s;
+            }
+        }
+    }
+
+    fn apply_decision(&mut self, action: u32) {
+        match self.phase {
+            Phase::Regrow => self.apply_regrow(action == REGROW),
+            Phase::Arrange if (PLACE..PLACE + NUM_CARDS as u32).contains(&action) => {
+                self.place((action - PLACE) as u8)
+            }
+            Phase::Play => self.apply_play(action),
+            _ => {}
+        }
+    }
+
+    /// The deal and redeal are chance nodes; everything else but the end is a seat's decision.
+    #[inline]
+    fn is_chance(&self) -> bool {
+        matches!(self.phase, Phase::Deal | Phase::Redeal)
+    }
+
+    pub fn winner_seats(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.n()).filter(move |&s| self.winners & (1 << s) != 0)
+    }
+}
+
+impl State for FlipologyState {
+    fn current_player(&self) -> Player {
+        match self.phase {
+            Phase::Over => TERMINAL,
+            Phase::Deal | Phase::Redeal => CHANCE,
+            _ => self.current as Player,
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        out.clear();
+        if self.is_chance() {
+            out.extend((0..NUM_CARDS as u32).filter(|&c| self.pile[c as usize] > 0));
+        } else {
+            self.legal_decisions(out);
+            out.sort_unstable();
+            out.dedup();
+        }
+    }
+
+    fn chance_weights(&self, out: &mut Vec<(u32, u64)>) {
+        out.clear();
+        if self.is_chance() {
+            out.extend(
+                (0..NUM_CARDS)
+                    .filter(|&c| self.pile[c] > 0)
+                    .map(|c| (c as u32, self.pile[c] as u64)),
+            );
+        }
+    }
+
+    fn is_legal(&self, action: u32) -> bool {
+        if self.is_chance() {
+            return (action as usize) < NUM_CARDS && self.pile[action as usize] > 0;
+        }
+        if self.phase == Phase::Over || action >= NUM_ACTIONS {
+            return false;
+        }
+        let mut finder = Finder::new(action);
+        self.legal_decisions(&mut finder);
+        finder.found
+    }
+
+    fn apply_unchecked(&mut self, action: u32) {
+        if self.is_chance() {
+            self.apply_chance(action as usize);
+        } else {
+            self.apply_decision(action);
+        }
+    }
+
+    fn action_to_string(&self, action: u32) -> crate::Result<String> {
+        super::notation::action_to_string(self, action)
+    }
+
+    fn string_to_action(&self, text: &str) -> crate::Result<u32> {
+        super::notation::string_to_action(self, text)
+    }
+
+    fn returns(&self, out: &mut [f64]) {
+        out.iter_mut().for_each(|r| *r = 0.0);
+        if self.phase != Phase::Over || self.winners == 0 {
+            return;
+        }
+        let share = 1.0 / self.winners.count_ones() as f64;
+        for s in self.winner_seats() {
+            if let Some(r) = out.get_mut(s) {
+                *r = share;
+            }
+        }
+    }
+
+    fn scores(&self, out: &mut [f64]) {
+        for (s, o) in out.iter_mut().enumerate().take(self.n()) {
+            *o = if self.phase == Phase::Over {
+                self.total[s] as f64
+            } else {
+                (self.total[s] + self.row_score(s)) as f64
+            };
+        }
+    }
+
+    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
+        super::observation::write(self, player, out)
+    }
+
+    fn observation_string(&self, player: usize) -> String {
+        super::observation::text(self, Some(player))
+    }
+
+    fn information_state_string(&self, player: usize, history: &[u32]) -> String {
+        super::observation::information_state(self, player, history)
+    }
+
+    fn serialize(&self, history: &[u32]) -> String {
+        super::serial::serialize(self, history)
+    }
+
+    fn resample_from_infostate(&self, player: usize, rng: &mut Rng) -> Self {
+        super::resample::resample(self, player, rng)
+            .map(|r| r.state)
+            .unwrap_or(*self)
+    }
+
+    fn to_text(&self) -> String {
+        super::observation::text(self, None)
+    }
+
+    /// For a game cut short: each seat's share of the win estimated from the scores as they stand (the banked
+    /// totals plus the rows' current value), a softmax with a temperature of a few points, so that the leader
+    /// gets most of the share but a close race stays open. A face-up Moon turns the order round.
+    fn heuristic_value(&self, out: &mut [f64]) {
+        if self.phase == Phase::Over {
+            return self.returns(out);
+        }
+        const TEMPERATURE: f64 = 4.0;
+        let n = self.n();
+        let sign = if self.moon_up() { -1.0 } else { 1.0 };
+        let mut scores = [0f64; MAX_PLAYERS];
+        for (s, x) in scores.iter_mut().enumerate().take(n) {
+            *x = sign * (self.total[s] + self.row_score(s)) as f64;
+        }
+        let best = scores[..n].iter().copied().fold(f64::MIN, f64::max);
+        let mut sum = 0.0;
+        for x in scores[..n].iter_mut() {
+            *x = ((*x - best) / TEMPERATURE).exp();
+            sum += *x;
+        }
+        for (o, x) in out.iter_mut().zip(&scores[..n]) {
+            *o = x / sum;
+        }
+    }
+}
