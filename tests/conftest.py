@@ -68,7 +68,6 @@ OPEN_FINDINGS = frozenset(
         "tests/test_reliability_bindings.py::test_state_methods_agree_between_engines[flip_pick_towers]",
         "tests/test_reliability_bindings.py::test_state_methods_agree_between_engines[flipology]",
         "tests/test_reliability_bindings.py::test_vector_game_constructor_and_state[flip_city]",
-        "tests/test_reliability_bindings.py::test_vector_game_constructor_and_state[flip_city_wilderness]",
         "tests/test_reliability_bindings.py::test_vector_game_constructor_and_state[flip_pick_towers]",
         "tests/test_reliability_bindings.py::test_vector_game_constructor_and_state[flipology]",
         "tests/test_reliability_bindings.py::test_agent_constructors",

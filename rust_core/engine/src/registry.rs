@@ -206,6 +206,11 @@ impl State for AnyState {
                 let (state, history) = s.resample_with_history(player, history, rng);
                 (AnyState::Flipology(state), history)
             }
+            AnyState::FlipPickTowers(s) => {
+                let mut history = history.to_vec();
+                let state = s.resample_with_history(player, rng, &mut history);
+                (AnyState::FlipPickTowers(state), history)
+            }
             _ => (self.resample_from_infostate(player, rng), history.to_vec()),
         }
     }
