@@ -58,10 +58,26 @@ impl PyVectorGame {
     #[pyo3(signature = (game, num_envs, seed=None, autoreset_mode="next_step"))]
     fn new(
         game: &PyGame,
-        num_envs: usize,
+        num_envs: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
         autoreset_mode: &str,
     ) -> PyResult<Self> {
+        // Any Python int is accepted here and checked below, so a huge one is an InvalidStateError, not an
+        // OverflowError from the conversion.
+        let num_envs = match num_envs.extract::<i64>() {
+            Ok(n)
+                if (1..=1 << 20).contains(&n)
+                    && !num_envs.is_instance_of::<pyo3::types::PyBool>() =>
+            {
+                n as usize
+            }
+            _ => {
+                return Err(invalid_state(format!(
+                    "num_envs must be an int in 1..={}",
+                    1 << 20
+                )))
+            }
+        };
         let mode = match autoreset_mode.to_ascii_lowercase().as_str() {
             "next_step" => AutoReset::NextStep,
             "same_step" => AutoReset::SameStep,
