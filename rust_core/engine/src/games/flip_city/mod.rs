@@ -143,10 +143,10 @@ pub enum ReservoirRecycle {
     Both,
 }
 
-/// The parameters in the form the rules read them; small and `Copy`, so every state carries its own.
+/// The parameters in the form the rules read them; small and `Copy`, so every state carries its own (the
+/// small parameters are bytes for that reason: clone cost is state size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
-    // The small parameters are bytes: every state carries its Rules, and clone cost is state size.
     /// The id is `flip_city_wilderness`: the Wilderness starting deck (W 15) and the id in serializations.
     pub wilderness: bool,
     pub players: usize,
@@ -166,8 +166,8 @@ pub struct Rules {
     pub airport_points: u8,
     pub reservoir_points: u8,
     pub reservoir_recycle: ReservoirRecycle,
-    /// Derived from the fields above by [`Rules::derive_masks`], one bit per face, so that the hot loops of
-    /// legal-action generation visit only the faces that can take part instead of the whole face table.
+    // The masks below are derived from the fields above by `derive_masks`, one bit per face, so that the hot
+    // loops of legal-action generation visit only the faces that can take part, not the whole face table.
     /// Faces that can be recycled under these parameters.
     pub recyclable: u32,
     /// Faces with a flip fee (can be flipped, and developed when they are a pile's front).
