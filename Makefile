@@ -32,6 +32,7 @@ lint: install
 
 test: lint
 	cargo test --workspace --quiet
+	fuzz/run.sh --smoke 5
 	$(BIN)/python -m pytest -q
 
 bench: install
@@ -40,8 +41,12 @@ bench: install
 	$(BIN)/python benches/bench_python.py
 	$(BIN)/python benches/bench_anchors.py
 
+# `make fuzz FUZZ_SECONDS=3600` for a longer session: each engine fuzz target, then the Rust-vs-oracle soak.
+FUZZ_SECONDS ?= 600
+FUZZ_MINUTES ?= 10
 fuzz: install
-	HYPOTHESIS_PROFILE=long $(BIN)/meeplex fuzz all --minutes 10
+	fuzz/run.sh all $(FUZZ_SECONDS)
+	HYPOTHESIS_PROFILE=long $(BIN)/meeplex fuzz all --minutes $(FUZZ_MINUTES)
 
 clean:
 	rm -rf $(VENV) target

@@ -6,7 +6,8 @@
 #                                        enabled with RUSTC_BOOTSTRAP=1. Without cargo-fuzz installed
 #                                        (`cargo install cargo-fuzz`), the plain driver runs instead.
 #   fuzz/run.sh --plain TARGET SECONDS   the plain driver: the same checks fed by SplitMix64, no libFuzzer
-#   fuzz/run.sh --smoke [SECONDS]        CI: every target for SECONDS (default 5) with the plain driver
+#   fuzz/run.sh --smoke [SECONDS]        CI: replay fuzz/regressions/TARGET/*, then every target for SECONDS
+#                                        (default 5) with the plain driver
 #
 # A crash is saved under fuzz/artifacts/TARGET/ and the command reproducing it is printed; the exit status is
 # non-zero. Environment: FUZZ_SANITIZER (libFuzzer: none by default, the engine being safe Rust; "address" for
@@ -18,7 +19,7 @@ cd "$here"
 TARGETS=(deserialize actions)
 
 usage() { # EXIT_STATUS
-  sed -n '2,14p' "$here/run.sh" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,15p' "$here/run.sh" | sed 's/^# \{0,1\}//' >&2
   exit "${1:-2}"
 }
 
@@ -67,6 +68,11 @@ case "${1:-}" in
     [ $# -le 2 ] || usage
     PROFILE=smoke
     build_driver
+    # Inputs that once crashed (fixed since) must keep passing.
+    for t in "${TARGETS[@]}"; do
+      files=("$here/regressions/$t"/*)
+      [ -e "${files[0]}" ] && driver replay "$t" "${files[@]}"
+    done
     each plain all "${2:-5}"
     ;;
   --plain)
