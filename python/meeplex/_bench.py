@@ -8,6 +8,8 @@ For one game (a game id or a game string):
   - oracle µs/step: ``meeplex.oracle.play_random``, the pure-Python reference (absent if the oracle does not
     have the game yet);
   - clone ns: ``state.clone()`` on a mid-game state (the Python call included);
+  - MCTS simulations/s: ``MctsAgent(simulations=N).step`` on that mid-game state (the whole search in Rust,
+    rollouts included), and ISMCTS (``information_sets=True``, a resample per simulation) likewise;
   - ratios per-call/playout and oracle/playout.
 Every figure is the median of repeated runs. All the loops play the same seeded games (DESIGN's random step),
 which is checked, so the per-step figures are comparable. Benchmarks measure; nothing here asserts on time.
@@ -25,8 +27,9 @@ from typing import Any
 from rich.table import Table
 
 import meeplex
+from meeplex import _core
 from meeplex._params import parse_game_string
-from meeplex.agents import random_legal_action, resolve_chance
+from meeplex.agents import resolve_chance
 
 
 @dataclass(frozen=True)
@@ -38,10 +41,11 @@ class Plan:
     loop_seeds: int
     oracle_seeds: int
     clones: int
+    simulations: int
 
 
-FULL = Plan(repeats=7, playout_seeds=1000, loop_seeds=50, oracle_seeds=10, clones=100_000)
-QUICK = Plan(repeats=3, playout_seeds=50, loop_seeds=5, oracle_seeds=2, clones=5_000)
+FULL = Plan(repeats=7, playout_seeds=1000, loop_seeds=50, oracle_seeds=10, clones=100_000, simulations=2000)
+QUICK = Plan(repeats=3, playout_seeds=50, loop_seeds=5, oracle_seeds=2, clones=5_000, simulations=200)
 
 
 @dataclass
@@ -52,6 +56,8 @@ class Row:
     per_call_us_per_step: float
     oracle_us_per_step: float | None
     clone_ns: float
+    mcts_sims_per_s: float
+    ismcts_sims_per_s: float
     per_call_over_playout: float
     oracle_over_playout: float | None
     same_games: bool
@@ -71,18 +77,29 @@ def median_ns(fn: Callable[[], object], repeats: int) -> float:
 def python_loop(game: meeplex.Game, seed: int) -> meeplex.State:
     """DESIGN's random step from Python, one engine call at a time: what a Python agent's loop costs."""
     rng = meeplex.Rng(seed)
+    below = rng.below
     state = game.new_initial_state()
     while not state.is_terminal():
-        step = resolve_chance if state.is_chance_node() else random_legal_action
-        state.apply_action(step(state, rng))
+        if state.is_chance_node():
+            action = resolve_chance(state, rng)
+        else:
+            # random_legal_action inlined: a Python function call per step would be measured too.
+            legal = state.legal_actions()
+            action = legal[below(len(legal))]
+        state.apply_action(action)
     return state
 
 
 def mid_game_state(game: meeplex.Game) -> meeplex.State:
-    """The state halfway through random game 0: a typical position for a search agent to clone."""
+    """A seat's decision halfway through random game 0: a typical position for a search agent."""
     history = meeplex.play_random(game, 0).history()
     state = game.new_initial_state()
-    for action in history[: len(history) // 2]:
+    half = len(history) // 2
+    for action in history[:half]:
+        state.apply_action(action)
+    for action in history[half:]:
+        if not state.is_chance_node():
+            break
         state.apply_action(action)
     return state
 
@@ -105,6 +122,12 @@ def same_games(game: meeplex.Game, oracle: Any | None, seed: int) -> bool:
     if rust != python_loop(game, seed).history():
         return False
     return oracle is None or rust == meeplex.oracle.play_random(oracle, seed).history()
+
+
+def search_rate(state: meeplex.State, plan: Plan, *, information_sets: bool) -> float:
+    """Simulations per second of one MCTS (or ISMCTS) decision on ``state``, the median of plan.repeats."""
+    agent = _core.MctsAgent(simulations=plan.simulations, seed=1, information_sets=information_sets)
+    return plan.simulations * 1e9 / median_ns(lambda: agent.step(state), plan.repeats)
 
 
 def bench_game(text: str, plan: Plan) -> Row:
@@ -132,6 +155,8 @@ def bench_game(text: str, plan: Plan) -> Row:
     state = mid_game_state(game)
     clones = range(plan.clones)
     clone_ns = median_ns(lambda: [state.clone() for _ in clones], plan.repeats) / plan.clones
+    mcts = search_rate(state, plan, information_sets=False)
+    ismcts = search_rate(state, plan, information_sets=True)
 
     return Row(
         game=text,
@@ -140,6 +165,8 @@ def bench_game(text: str, plan: Plan) -> Row:
         per_call_us_per_step=per_call,
         oracle_us_per_step=oracle_us,
         clone_ns=clone_ns,
+        mcts_sims_per_s=mcts,
+        ismcts_sims_per_s=ismcts,
         per_call_over_playout=per_call * 1000.0 / playout,
         oracle_over_playout=None if oracle_us is None else oracle_us * 1000.0 / playout,
         same_games=same_games(game, oracle, 1),
@@ -152,12 +179,14 @@ def table(rows: Sequence[Row], plan: Plan) -> Table:
         title_justify="left",
         caption=(
             f"playout: {plan.playout_seeds} seeds, per-call: {plan.loop_seeds}, oracle: {plan.oracle_seeds}; "
-            f"clone: {plan.clones} calls on a mid-game state. A step is any action, chance included."
+            f"clone: {plan.clones} calls on a mid-game state; MCTS: one {plan.simulations}-simulation "
+            "decision there. A step is any action, chance included."
         ),
         caption_justify="left",
     )
     out.add_column("game", no_wrap=True)
-    for column in ("steps/game", "playout\nns/step", "per-call\nµs/step", "oracle\nµs/step", "clone\nns"):
+    columns = ("steps/game", "playout\nns/step", "per-call\nµs/step", "oracle\nµs/step", "clone\nns")
+    for column in (*columns, "MCTS\nsims/s", "ISMCTS\nsims/s"):
         out.add_column(column, justify="right")
     out.add_column("per-call /\nplayout", justify="right", style="cyan")
     out.add_column("oracle /\nplayout", justify="right", style="cyan")
@@ -170,6 +199,8 @@ def table(rows: Sequence[Row], plan: Plan) -> Table:
             f"{r.per_call_us_per_step:.2f}",
             "-" if r.oracle_us_per_step is None else f"{r.oracle_us_per_step:.1f}",
             f"{r.clone_ns:.0f}",
+            f"{r.mcts_sims_per_s:,.0f}",
+            f"{r.ismcts_sims_per_s:,.0f}",
             f"{r.per_call_over_playout:.1f}x",
             "-" if r.oracle_over_playout is None else f"{r.oracle_over_playout:.0f}x",
             "[green]yes[/]" if r.same_games else "[bold red]NO[/]",
