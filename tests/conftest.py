@@ -64,20 +64,8 @@ def make(engine: Engine) -> Callable:
 # added them). Each stays a real test: strict xfail, so a fix fails it until it is removed from here.
 OPEN_FINDINGS = frozenset(
     {
-        "tests/test_reliability_bindings.py::test_state_methods_agree_between_engines[flip_city_wilderness]",
-        "tests/test_reliability_bindings.py::test_state_methods_agree_between_engines[flip_pick_towers]",
-        "tests/test_reliability_bindings.py::test_state_methods_agree_between_engines[flipology]",
-        "tests/test_reliability_bindings.py::test_agent_constructors",
-        "tests/test_reliability_bindings.py::test_rng_with_any_value[rust]",
-        "tests/test_reliability_bindings.py::test_rng_engines_agree",
-        "tests/test_reliability_bindings.py::test_finding_numpy_int_action_same_verdict",
-        "tests/test_reliability_bindings.py::test_finding_no_overflow_error",
-        "tests/test_reliability_bindings.py::test_finding_rng_seed_types_agree",
+        # Needs meeplex_engine::vector::VectorCore to keep each game's history (issue 9 closing note).
         "tests/test_reliability_bindings.py::test_finding_vector_game_state_round_trips[flipology]",
-        "tests/test_reliability_bindings.py::test_finding_vector_game_step_takes_only_ints",
-        "tests/test_reliability_bindings.py::test_finding_parameter_called_name",
-        "tests/test_reliability_bounds.py::test_finding_huge_int_in_a_game_string[rust]",
-        "tests/test_reliability_bounds.py::test_finding_huge_int_in_a_game_string[oracle]",
     }
 )
 

@@ -729,7 +729,12 @@ def _decision_state(make, game_id: str):
 
 def test_finding_numpy_int_action_same_verdict():
     """A numpy integer (what ``np.flatnonzero(mask)`` or ``argmax`` gives) as an action or a seat: the oracle
-    takes it as its int value, the Rust core refuses it; the contract says the two engines behave alike."""
+    takes it as its int value, the Rust core refuses it; the contract says the two engines behave alike.
+
+    The seat is checked through ``observation_tensor``, not ``observation_string`` as first written: the
+    observation texts are each engine's own (only the tensor is in the contract, as
+    test_state_methods_agree_between_engines says), so comparing the two strings failed even once both engines
+    took the numpy seat. The tensors must be equal, which checks the seat was read as the same int."""
     differ = []
     for game_id in SHARED:
         verdicts = {}
@@ -738,7 +743,7 @@ def test_finding_numpy_int_action_same_verdict():
             action = np.int64(state.legal_actions()[0])
             verdicts[engine] = (
                 call(state.action_to_string, action),
-                call(state.observation_string, np.int64(0)),
+                call(state.observation_tensor, np.int64(0)),
                 call(state.apply_action, action),
             )
         if not all(same(a, b) for a, b in zip(verdicts["rust"], verdicts["oracle"], strict=True)):
@@ -855,3 +860,23 @@ def test_finding_parameter_called_name():
         if isinstance(got, Raised) and got.kind == "TypeError":
             raised.append(f"{engine}: {got!r}")
     assert not raised, "; ".join(raised)
+
+
+def test_finding_minus_zero_in_a_serialized_state():
+    """JSON allows ``-0`` for the integer zero. Given the initial state with its first zero field written
+    ``-0``, the oracle (``json.loads`` gives int 0) accepts it; the Rust flip_city, flip_city_wilderness and
+    flipology readers refuse it (serde_json keeps -0 apart from 0) while the Rust flip_pick_towers reader
+    accepts it. Found by test_deserialize_verdicts_agree; the two engines must give the same verdict."""
+    differ = []
+    for game_id in SHARED:
+        text = meeplex.make(game_id).new_initial_state().serialize()
+        obj = json.loads(text)
+        key = next((k for k, v in sorted(obj.items()) if type(v) is int and v == 0), None)
+        if key is None:
+            continue
+        text = text.replace(f'"{key}":0', f'"{key}":-0', 1)
+        rust = check_deserialize("rust", meeplex.make(game_id), text)
+        oracle = check_deserialize("oracle", meeplex.oracle.make(game_id), text)
+        if isinstance(rust, Raised) != isinstance(oracle, Raised):
+            differ.append(f'{game_id} "{key}":-0: rust {rust!r}, oracle {"accepts" if oracle else oracle!r}')
+    assert not differ, "\n".join(differ)

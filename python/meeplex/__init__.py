@@ -38,11 +38,13 @@ VectorGame = _core.VectorGame
 __version__: str = _core.__version__
 
 
-def make(name: str, **params: object) -> Game:
+def make(name: str, /, **params: object) -> Game:
     """A game by id with keyword parameters, or from one game string: ``make("flip_city(players=3)")``.
 
     Unknown games and bad parameters raise ``InvalidStateError``; a malformed game string raises
     ``InvalidNotationError``.
+    ``name`` is positional-only, so a keyword called ``name`` is a parameter like any other (an unknown one,
+    ``InvalidStateError``), never Python's TypeError.
     """
     game_id, from_string = parse_game_string(name)
     # The engine checks every value itself (a value of another type is an InvalidStateError too).

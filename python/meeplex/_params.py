@@ -20,12 +20,27 @@ _KEY = re.compile(r"^[a-z_][a-z0-9_]*$")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.+-]*")
 
 
-def _parse_value(text: str, whole: str) -> ParamValue:
+# More significant digits than any parameter range needs (every range fits in 64 bits), and well under
+# Python's int-parsing limit (4300 digits by default, 640 at the least), which would raise a plain ValueError.
+_MAX_DIGITS = 100
+
+
+class _TooLong:
+    """An int literal of more than ``_MAX_DIGITS`` significant digits: out of every parameter's range."""
+
+    def __init__(self, key: str, digits: int) -> None:
+        self.key, self.digits = key, digits
+
+
+def _parse_value(text: str, whole: str, key: str) -> ParamValue | _TooLong:
     value = text.strip()
     low = value.lower()
     if low in ("true", "false"):
         return low == "true"
     if re.fullmatch(r"[+-]?\d+", low):
+        digits = low.lstrip("+-").lstrip("0")
+        if len(digits) > _MAX_DIGITS:
+            return _TooLong(key, len(digits))
         return int(low)
     if _WORD.fullmatch(value):
         return value
@@ -41,15 +56,25 @@ def parse_game_string(text: str) -> tuple[str, dict[str, ParamValue]]:
         raise InvalidNotationError(f"not a game string: {text!r} (expected 'name' or 'name(key=value,...)')")
     name, body = match.group(1), match.group(2)
     params: dict[str, ParamValue] = {}
+    too_long: _TooLong | None = None
     if body and body.strip():
         for item in body.split(","):
             key, sep, value = item.partition("=")
             key = key.strip()
             if not sep or not _KEY.match(key):
                 raise InvalidNotationError(f"bad parameter {item.strip()!r} in game string {text!r}")
-            if key in params:
+            if key in params or (too_long is not None and key == too_long.key):
                 raise InvalidNotationError(f"parameter {key!r} given twice in {text!r}")
-            params[key] = _parse_value(value, text)
+            parsed = _parse_value(value, text, key)
+            if isinstance(parsed, _TooLong):
+                too_long = too_long or parsed
+            else:
+                params[key] = parsed
+    # The text parses (notation errors come first); an int too long for any range is a bad value.
+    if too_long is not None:
+        raise InvalidStateError(
+            f"{name}: parameter {too_long.key} has a value of {too_long.digits} digits, out of range"
+        )
     return name, params
 
 

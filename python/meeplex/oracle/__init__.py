@@ -50,11 +50,13 @@ def games() -> list[str]:
     return sorted(GAMES)
 
 
-def make(name: str, **params: object) -> GameLike:
+def make(name: str, /, **params: object) -> GameLike:
     """A game by id with keyword parameters, or from one game string: ``make("flip_city(players=3)")``.
 
     An unknown game or bad parameters raise ``InvalidStateError``; a malformed game string raises
     ``InvalidNotationError``.
+    ``name`` is positional-only, so a keyword called ``name`` is a parameter like any other (an unknown one,
+    ``InvalidStateError``), never Python's TypeError.
     """
     game_id, from_string = parse_game_string(name)
     if game_id not in GAMES:

@@ -1470,7 +1470,7 @@ class FlipPickTowersState:
         if self.step != "pick":
             return twin
         made = self.seat
-        if rng is None and made > (1 if observer < made else 0):
+        if not callable(getattr(rng, "below", None)) and made > (1 if observer < made else 0):
             raise TypeError("resample_from_infostate needs an Rng to draw the hidden picks")
         for s in range(made):
             if s == observer:

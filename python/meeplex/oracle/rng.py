@@ -24,6 +24,7 @@ class Rng:
     __slots__ = ("state",)
 
     def __init__(self, seed: int = 0) -> None:
+        # Any int as operator.index reads it (numpy integers too), except a bool: the Rust Rng does the same.
         if isinstance(seed, bool):
             raise TypeError("the seed must be an int, not bool")
         self.state = operator.index(seed) & _MASK64
@@ -37,9 +38,13 @@ class Rng:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """``next_u64() % n`` (no rejection step, exactly as the contract says); ``n`` must be >= 1."""
+        """``next_u64() % n`` (no rejection step, exactly as the contract says); ``n`` must be >= 1.
+
+        ``n`` is an int as ``operator.index`` reads it, except a bool (docs/architecture.md, "Input policy"):
+        anything else is a TypeError, ``n < 1`` a ValueError; the Rust ``Rng`` does the same.
+        """
         if isinstance(n, bool):
-            raise ValueError("below(n) needs an int n >= 1, not a bool")
+            raise TypeError("below(n) needs an int n, not bool")
         n = operator.index(n)
         if n < 1:
             raise ValueError(f"below(n) needs n >= 1, got {n}")

@@ -1,5 +1,6 @@
 //! Agents whose loops run in Rust: ``agent.step(state) -> action``, the search without the GIL.
 
+use crate::convert::{count_in, real, Arg};
 use crate::errors::{illegal, invalid_state};
 use crate::rng::optional_seed;
 use crate::state::PyState;
@@ -47,17 +48,28 @@ pub struct PyMctsAgent {
 #[pymethods]
 impl PyMctsAgent {
     #[new]
-    #[pyo3(signature = (simulations=1000, uct_c=1.4, max_rollout_steps=100, seed=None, information_sets=false))]
+    #[pyo3(
+        signature = (simulations=Arg::Int(1000), uct_c=Arg::Float(1.4), max_rollout_steps=Arg::Int(100), seed=None, information_sets=false),
+        text_signature = "(simulations=1000, uct_c=1.4, max_rollout_steps=100, seed=None, information_sets=False)"
+    )]
     fn new(
-        simulations: u32,
-        uct_c: f64,
-        max_rollout_steps: u32,
+        py: Python<'_>,
+        simulations: Arg,
+        uct_c: Arg,
+        max_rollout_steps: Arg,
         seed: Option<&Bound<'_, PyAny>>,
         information_sets: bool,
     ) -> PyResult<Self> {
-        if simulations == 0 || simulations > 10_000_000 {
-            return Err(invalid_state("simulations must be in 1..=10000000"));
-        }
+        // Counts by the one rule of docs/architecture.md, "Input policy": not an int -> TypeError, out of
+        // range -> InvalidStateError (never an OverflowError from the conversion).
+        let simulations = count_in(&simulations.bind(py)?, "simulations", 1, 10_000_000)? as u32;
+        let max_rollout_steps = count_in(
+            &max_rollout_steps.bind(py)?,
+            "max_rollout_steps",
+            0,
+            u32::MAX as i64,
+        )? as u32;
+        let uct_c = real(&uct_c.bind(py)?, "uct_c")?;
         if !uct_c.is_finite() || uct_c < 0.0 {
             return Err(invalid_state("uct_c must be a finite number >= 0"));
         }

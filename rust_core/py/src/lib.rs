@@ -2,6 +2,7 @@
 //! engine calls, Python values out, and engine errors mapped to Python classes in one place (`errors`).
 
 mod agents;
+mod convert;
 mod errors;
 mod game;
 mod rng;

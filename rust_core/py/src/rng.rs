@@ -1,18 +1,26 @@
 //! The shared PRNG, exposed so that Python code draws the same numbers as the Rust loops.
 
+use crate::convert::{index, short, type_name, IntArg};
 use meeplex_engine::Rng;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyInt;
 
-/// Reduce any Python int to 64 bits (mod 2**64), as the oracle's `Rng` does.
+/// Reduce any int (docs/architecture.md, "Input policy": a numpy integer too, not a bool) to 64 bits (mod
+/// 2**64), as the oracle's `Rng` does. Anything else is a TypeError, in both engines.
 pub fn seed_from(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    // A bool is an int to Python but never a seed anyone meant; the oracle refuses it too.
-    if !seed.is_instance_of::<pyo3::types::PyInt>() || seed.is_instance_of::<pyo3::types::PyBool>()
-    {
-        return Err(pyo3::exceptions::PyTypeError::new_err(
-            "a seed must be an int",
-        ));
+    if seed.is_exact_instance_of::<PyInt>() {
+        if let Ok(v) = seed.extract::<u64>() {
+            return Ok(v);
+        }
     }
-    seed.bitand(u64::MAX)?.extract::<u64>()
+    match index(seed)? {
+        IntArg::Int(int) => int.bitand(u64::MAX)?.extract::<u64>(),
+        IntArg::NotInt => Err(PyTypeError::new_err(format!(
+            "a seed must be an int, not {}",
+            type_name(seed)
+        ))),
+    }
 }
 
 /// A seed given as an optional keyword: 0 when absent.
@@ -40,14 +48,33 @@ impl PyRng {
         self.inner.next_u64()
     }
 
-    /// ``next_u64() % n``; n must be at least 1.
-    fn below(&mut self, n: u64) -> PyResult<u64> {
-        if n == 0 {
-            return Err(pyo3::exceptions::PyValueError::new_err(
-                "below(n) needs n >= 1",
-            ));
+    /// ``next_u64() % n`` for any int n >= 1 (a bound of 2**64 or more gives next_u64() itself); n < 1 is a
+    /// ValueError and a value that is not an int a TypeError, as in the oracle.
+    fn below(&mut self, n: &Bound<'_, PyAny>) -> PyResult<u64> {
+        if n.is_exact_instance_of::<PyInt>() {
+            if let Ok(n @ 1..) = n.extract::<u64>() {
+                return Ok(self.inner.below(n));
+            }
         }
-        Ok(self.inner.below(n))
+        let int = match index(n)? {
+            IntArg::Int(int) => int,
+            IntArg::NotInt => {
+                return Err(PyTypeError::new_err(format!(
+                    "below(n) needs an int n, not {}",
+                    type_name(n)
+                )))
+            }
+        };
+        match int.extract::<u64>() {
+            Ok(0) => Err(PyValueError::new_err("below(n) needs n >= 1, got 0")),
+            Ok(n) => Ok(self.inner.below(n)),
+            // Beyond u64: every draw is below n.
+            Err(_) if int.gt(0)? => Ok(self.inner.next_u64()),
+            Err(_) => Err(PyValueError::new_err(format!(
+                "below(n) needs n >= 1, got {}",
+                short(&int)
+            ))),
+        }
     }
 
     #[getter]

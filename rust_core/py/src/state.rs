@@ -1,6 +1,7 @@
 //! `State`: a position with its history. Every method checks its input before the engine sees it, so that
 //! nothing from Python can reach an engine precondition.
 
+use crate::convert::{index, int_in, short, type_name, IntArg, Refused};
 use crate::errors::{illegal, invalid_state, to_py};
 use crate::game::PyGame;
 use crate::rng::PyRng;
@@ -8,7 +9,7 @@ use meeplex_engine::playout::random_playout_recorded;
 use meeplex_engine::{AnyGame, AnyState, State, Tracked, CHANCE};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyList};
+use pyo3::types::{PyInt, PyList};
 use std::sync::Arc;
 
 #[pyclass(name = "State", module = "meeplex._core")]
@@ -33,7 +34,7 @@ impl PyState {
         &self.inner.state
     }
 
-    /// An action id from any Python object: only a true int in range is one (a bool is not).
+    /// An action id from any Python object: an int (docs/architecture.md, "Input policy") in range.
     fn action_from(&self, action: &Bound<'_, PyAny>) -> PyResult<u32> {
         // The hot path: an exact int that fits.
         if action.is_exact_instance_of::<PyInt>() {
@@ -41,24 +42,30 @@ impl PyState {
                 return Ok(a);
             }
         }
-        if action.is_instance_of::<PyBool>() || !action.is_instance_of::<PyInt>() {
-            let type_name = action.get_type().name()?;
-            return Err(illegal(format!("an action is an int, not {type_name}")));
-        }
-        match action.extract::<i64>() {
-            Ok(a) if a >= 0 && a <= u32::MAX as i64 => Ok(a as u32),
-            _ => Err(illegal(format!("action {action} is out of range"))),
+        match index(action)? {
+            IntArg::NotInt => Err(illegal(format!(
+                "an action is an int, not {}",
+                type_name(action)
+            ))),
+            IntArg::Int(int) => int
+                .extract::<u32>()
+                .map_err(|_| illegal(format!("action {} is out of range", short(&int)))),
         }
     }
 
+    /// A seat from any Python object: an int in 0..num_players.
     fn seat_from(&self, player: &Bound<'_, PyAny>) -> PyResult<usize> {
         let n = self.game.num_players();
-        if !action_is_int(player) {
-            return Err(invalid_state(format!("a seat is an int in 0..{n}")));
-        }
-        match player.extract::<i64>() {
-            Ok(p) if p >= 0 && (p as usize) < n => Ok(p as usize),
-            _ => Err(invalid_state(format!("seat {player} out of range 0..{n}"))),
+        match int_in(player, 0, n as i64 - 1)? {
+            Ok(p) => Ok(p as usize),
+            Err(Refused::NotInt) => Err(invalid_state(format!(
+                "a seat is an int in 0..{n}, not {}",
+                type_name(player)
+            ))),
+            Err(Refused::OutOfRange) => Err(invalid_state(format!(
+                "seat {} out of range 0..{n}",
+                short(player)
+            ))),
         }
     }
 
@@ -89,10 +96,6 @@ fn check_len(got: usize, want: usize) -> PyResult<()> {
             "out must have length {want}, not {got}"
         )))
     }
-}
-
-fn action_is_int(v: &Bound<'_, PyAny>) -> bool {
-    v.is_instance_of::<PyInt>() && !v.is_instance_of::<PyBool>()
 }
 
 #[pymethods]

@@ -1,15 +1,19 @@
 //! `VectorGame`: n games stepped by one call per step, the loop in Rust without the GIL.
 
-use crate::errors::{invalid_state, to_py};
+use crate::convert::{count_in, index, type_name, IntArg};
+use crate::errors::{illegal, invalid_state, to_py};
 use crate::game::PyGame;
 use crate::rng::{optional_seed, seed_from};
 use crate::state::PyState;
 use meeplex_engine::vector::{AutoReset, VectorCore};
 use meeplex_engine::Tracked;
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyTuple};
 use std::sync::Arc;
+
+/// The most games one vector holds.
+const MAX_ENVS: usize = 1 << 20;
 
 /// n independent games of one kind. Chance is resolved inside (game i uses ``Rng(seed + i)``), so every
 /// observation is taken at a decision of the seat to move (or at the end, of the seat that moved last).
@@ -62,34 +66,13 @@ impl PyVectorGame {
         seed: Option<&Bound<'_, PyAny>>,
         autoreset_mode: &str,
     ) -> PyResult<Self> {
-        // Any Python int is accepted here and checked below, so a huge one is an InvalidStateError, not an
-        // OverflowError from the conversion.
-        let num_envs = match num_envs.extract::<i64>() {
-            Ok(n)
-                if (1..=1 << 20).contains(&n)
-                    && !num_envs.is_instance_of::<pyo3::types::PyBool>() =>
-            {
-                n as usize
-            }
-            _ => {
-                return Err(invalid_state(format!(
-                    "num_envs must be an int in 1..={}",
-                    1 << 20
-                )))
-            }
-        };
+        let num_envs = count_in(num_envs, "num_envs", 1, MAX_ENVS as i64)? as usize;
         let mode = match autoreset_mode.to_ascii_lowercase().as_str() {
             "next_step" => AutoReset::NextStep,
             "same_step" => AutoReset::SameStep,
             "disabled" => AutoReset::Disabled,
             other => return Err(invalid_state(format!("unknown autoreset_mode {other:?}"))),
         };
-        if num_envs == 0 || num_envs > 1 << 20 {
-            return Err(invalid_state(format!(
-                "num_envs must be in 1..={}",
-                1 << 20
-            )));
-        }
         let seed = optional_seed(seed)?;
         let g = game.inner.clone();
         Ok(PyVectorGame {
@@ -126,8 +109,9 @@ impl PyVectorGame {
         self.outputs(py)
     }
 
-    /// One action per game (ignored for a game that is being auto-reset). An illegal action raises
-    /// IllegalActionError naming the game, and no game is changed.
+    /// One action per game (ignored for a game that is being auto-reset): a 1-d array of an integer dtype, or a
+    /// list or tuple of ints. Another dtype, a non-int element or an illegal action raises IllegalActionError
+    /// naming the game, and no game is changed.
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         &mut self,
@@ -140,16 +124,23 @@ impl PyVectorGame {
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyDict>,
     )> {
-        let np = py.import("numpy")?;
-        let array = np
-            .call_method1("asarray", (actions, np.getattr("int64")?))
-            .map_err(|_| crate::errors::illegal("actions must be an array of ints"))?;
-        let array: PyReadonlyArray1<i64> = array
-            .extract()
-            .map_err(|_| crate::errors::illegal("actions must be a 1-d array of ints"))?;
-        let actions = array
-            .as_slice()
-            .map_err(|_| crate::errors::illegal("actions must be contiguous"))?;
+        let owned;
+        let vec_holder;
+        let actions: &[i64] = match actions.cast::<PyArray1<i64>>() {
+            // The hot path: a contiguous int64 array, read in place.
+            Ok(array) if array.is_c_contiguous() => {
+                owned = array
+                    .try_readonly()
+                    .map_err(|_| illegal("actions are being written elsewhere"))?;
+                owned
+                    .as_slice()
+                    .map_err(|_| illegal("actions must be contiguous"))?
+            }
+            _ => {
+                vec_holder = actions_from(py, actions)?;
+                &vec_holder
+            }
+        };
         self.core.validate(actions).map_err(to_py)?;
         let n = self.core.len();
         let rewards = PyArray2::<f32>::zeros(py, [n, self.game.num_players()], false);
@@ -167,12 +158,64 @@ impl PyVectorGame {
     }
 
     /// A copy of game i as a ``State`` (its history is not kept by the vector).
-    fn state(&self, i: usize) -> PyResult<PyState> {
-        let s = self
-            .core
-            .states
-            .get(i)
-            .ok_or_else(|| invalid_state(format!("no game {i}")))?;
+    fn state(&self, i: &Bound<'_, PyAny>) -> PyResult<PyState> {
+        let i = count_in(i, "the game index", 0, self.core.len() as i64 - 1)? as usize;
+        let s = &self.core.states[i];
         Ok(PyState::new(self.game.clone(), Tracked::new(s.clone())))
     }
+}
+
+/// The actions of one step from anything but a contiguous int64 array (docs/architecture.md, "Input policy"):
+/// a list or tuple of ints (each read as an action, so a bool, a float or a str is refused), or a 1-d numpy
+/// array (or array-like) of an integer dtype, cast to int64. Anything else is an IllegalActionError: a float
+/// policy output is never silently truncated to an action.
+fn actions_from(py: Python<'_>, actions: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    if actions.is_instance_of::<PyList>() || actions.is_instance_of::<PyTuple>() {
+        let mut out = Vec::with_capacity(actions.len()?);
+        for (i, item) in actions.try_iter()?.enumerate() {
+            let item = item?;
+            out.push(match index(&item)? {
+                // Beyond i64 cannot be legal: saturated, it is refused with the other out-of-range ids (or
+                // ignored, as any action is, by a game being auto-reset).
+                IntArg::Int(int) => match int.extract::<i64>() {
+                    Ok(a) => a,
+                    Err(_) if int.gt(0)? => i64::MAX,
+                    Err(_) => i64::MIN,
+                },
+                IntArg::NotInt => {
+                    return Err(illegal(format!(
+                        "actions[{i}] is not an int but {}",
+                        type_name(&item)
+                    )))
+                }
+            });
+        }
+        return Ok(out);
+    }
+    let np = py.import("numpy")?;
+    let array = np
+        .call_method1("asarray", (actions,))
+        .map_err(|_| illegal("actions must be a 1-d array of ints"))?;
+    let dtype = array.getattr("dtype")?;
+    let kind: String = dtype.getattr("kind")?.extract()?;
+    let ndim: usize = array.getattr("ndim")?.extract()?;
+    if ndim != 1 || (kind != "i" && kind != "u") {
+        return Err(illegal(format!(
+            "actions must be a 1-d array of ints, not a {ndim}-d array of {dtype}"
+        )));
+    }
+    if let Ok(big) = array.cast::<PyArray1<u64>>() {
+        // uint64 ids beyond i64 would wrap negative in a cast: saturate them (out of range all the same).
+        let big = big
+            .try_readonly()
+            .map_err(|_| illegal("actions are being written elsewhere"))?;
+        return Ok(big
+            .as_array()
+            .iter()
+            .map(|&a| i64::try_from(a).unwrap_or(i64::MAX))
+            .collect());
+    }
+    let cast = np.call_method1("ascontiguousarray", (array, np.getattr("int64")?))?;
+    let cast: PyReadonlyArray1<i64> = cast.extract()?;
+    Ok(cast.as_slice()?.to_vec())
 }
