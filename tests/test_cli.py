@@ -28,7 +28,7 @@ from meeplex.cli.common import probe as cli_probe
 
 GAME = "flip_city"
 ROOT = Path(__file__).resolve().parents[1]
-TINY = _bench.Plan(repeats=1, playout_seeds=2, loop_seeds=1, oracle_seeds=1, clones=10)
+TINY = _bench.Plan(repeats=1, playout_seeds=2, loop_seeds=1, oracle_seeds=1, clones=10, simulations=20)
 
 
 # ---------------------------------------------------------------------------------------------------------
