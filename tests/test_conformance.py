@@ -27,6 +27,12 @@ SHORT_TURNS = 2
 # Every game of either registry: the oracle of a game the Rust core does not have yet is checked too.
 GAMES = sorted(set(meeplex.games()) | set(meeplex.oracle.games()))
 CASES = [(g, variant) for g in GAMES for variant in seeded_variants(g, EFFORT)]
+# Flip City supplies mixing both sets (docs/rules/flip_city_wilderness.md §1.1), which the probed variants
+# never reach: Wilderness piles under the base id, base piles under the Wilderness id (solo).
+CASES += [("flip_city", {"supply": "cs+park+market+wind+camp"})]
+CASES += [
+    ("flip_city_wilderness", {"supply": "cs+market+wind+camp", "players": 1, "logging_text": "printed"})
+]
 
 
 def _make(engine, game_id: str, **params):

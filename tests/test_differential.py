@@ -98,6 +98,17 @@ SEEDED = [
     for variant in seeded_variants(g, effort())
     for seed in range(11, 13 + effort())
 ]
+# Flip City supplies mixing both sets (docs/rules/flip_city_wilderness.md §1.1), the word parameters moved.
+SEEDED += [
+    ("flip_city(max_turns=30,supply=cs+park+market+wind+camp)", seed) for seed in range(11, 12 + effort())
+]
+SEEDED += [("flip_city(colours=size,logging_text=printed,max_turns=20,supply=log+hosp+fac+park)", 11)]
+SEEDED += [
+    ("flip_city_wilderness(max_turns=15,players=3,reservoir_recycle=both,supply=log+off+hosp+fac+park)", 11)
+]
+SEEDED += [
+    ("flip_city_wilderness(colours=none,players=1,supply=cs+park+hosp+off+fac+log+market+wind+camp)", 11)
+]
 
 
 @pytest.mark.parametrize(("game_string", "seed"), SEEDED)
@@ -110,6 +121,9 @@ def test_seeded_random_games_agree(game_string, seed):
 def test_both_engines_refuse_the_same_game_strings():
     assert compare_random_game("flip_city(players=9)", 1) is None
     assert compare_random_game("no_such_game", 1) is None
+    assert compare_random_game("flip_city(supply=cs+log+hosp+fac)", 1) is None  # FAQ Q4: one colour twice
+    assert compare_random_game("flip_city_wilderness(office=true)", 1) is None  # Office and Farmer's Market
+    assert compare_random_game("flip_city(supply=cs++hosp)", 1) is None
 
 
 # --- The harness itself finds and shrinks a divergence ------------------------------------------------------

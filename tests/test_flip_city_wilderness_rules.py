@@ -9,12 +9,18 @@ quotes the rulebook. The Rust engine is skipped until it registers ``flip_city_w
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterable, Mapping
 
 import pytest
+from hypothesis import assume, event, given, note, settings
+from hypothesis import strategies as st
 
 import meeplex
-from meeplex.errors import IllegalActionError, InvalidStateError
+from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.testing import effort
+from meeplex.testing.differential import Lockstep
+from meeplex.testing.strategies import action_choices, pick
 
 # §2.1 face ids (family layout, F = 22).
 F = 22
@@ -717,3 +723,539 @@ def test_solo_win(make):
                         play_area={LOG: 1})  # fmt: skip
     state.apply_action(END)
     assert state.is_terminal() and state.returns() == [1.0]
+
+
+# --- Rulebook passages line by line (Components, Preparation, Game Sequence, A, B, Turn Ends, Game End,
+# Card Anatomy): what the sections above do not cover yet ----------------------------------------------------
+
+
+def test_components_76_cards_in_five_types(make):
+    """Components: "76 double-sided cards in 6 types" — the counts of Preparation 1 and 2 make 76 cards in
+    a four-player game, of five types (W 18): Trailer Park 20, Logging Site 16, Farmer's Market 16, Wind
+    Farm 12, Camping Grounds 12."""
+    v = view(make(WILDERNESS, players=4).new_initial_state())
+    per_face = [0] * F
+    for s in v["seats"]:
+        for face in s["deck_known"] + s["deck_bottom"]:
+            per_face[face] += 1
+        per_face = [a + b + c for a, b, c in zip(per_face, s["deck_unknown"], s["discard"], strict=True)]
+    per_face = [a + b for a, b in zip(per_face, v["supply"], strict=True)]
+    types = {
+        k: per_face[2 * k] + per_face[2 * k + 1]
+        for k in range(F // 2)
+        if per_face[2 * k] + per_face[2 * k + 1]
+    }
+    assert sum(per_face) == 76
+    assert types == {TP // 2: 20, LOG // 2: 16, FM // 2: 16, WIND // 2: 12, CAMP // 2: 12}
+
+
+# Components, the card list: (face, cash, points, unhappiness) provided when played, with the default
+# parameters (the values the list leaves out are the facts' proposals: W 2, W 9, W 11, W 13).
+PROVIDES = [
+    (TP, 1, 0, 1),  # "Trailer Park — Building Cost: 1. Provides: 1 unhappiness." (W 2)
+    (CR, 1, 0, 0),  # "Country Resort — Provides: 1 cash."
+    (LOG, 1, 0, 0),  # "Logging Site — Building Cost: 2. Provides: 1 cash."
+    (ARCH, 1, 0, 0),  # "Archaeology Site — Provides: 1 cash."
+    (FM, 2, 0, 1),  # "Farmer's Market — Building Cost: 3. Provides: 1 unhappiness, 2 cash."
+    (INTER, 0, 0, 0),  # "Interchange" (nothing printed, W 9)
+    (WIND, 2, 0, 0),  # "Wind Farm — Building Cost: 5. Provides: 2 cash."
+    (AIRPORT, 0, 2, 0),  # "Airport" (W 11: 2 points)
+    (CAMP, 0, 0, 0),  # "Camping Grounds — Building Cost: 4."
+    (RES, 0, 2, 0),  # "Water Reservoir" (W 13: 2 points)
+]
+
+
+@pytest.mark.parametrize(("face", "cash", "points", "unhappiness"), PROVIDES)
+def test_components_what_each_card_provides(make, face, cash, points, unhappiness):
+    """Components (the card list) and A.1: "The cards you play provide you with cash, points, unhappiness"."""
+    game, state = play_turn(make, deck=[face, LOG])
+    state.apply_action(PLAY)
+    v = view(state)
+    assert (v["cash"], v["points"], v["unhappiness"]) == (cash, points, unhappiness)
+    assert v["play_area"] == counts([face])
+
+
+# Components: "Building Cost" and "Flip Fee" of each pile's front, Develop = cost + fee (B: "pay its cost AND
+# its Flip fee").
+PRICES = [(LOG, 2, 2), (FM, 3, 4), (WIND, 5, 6), (CAMP, 4, 8)]
+
+
+@pytest.mark.parametrize(("face", "cost", "fee"), PRICES)
+def test_components_building_costs_and_develop_prices(make, face, cost, fee):
+    """Components: "Logging Site — Building Cost: 2", "Farmer's Market — Building Cost: 3 ... Flip Fee: 4",
+    "Wind Farm — Building Cost: 5 ... Flip Fee: 6", "Camping Grounds — Building Cost: 4. Flip Fee: 8" (the
+    Logging Site's fee 2, W 5); B BUY: "pay its cost"; DEVELOP: "pay its cost AND its Flip fee"."""
+    game, state = build_turn(make, cash=cost - 1)
+    assert buy(face) not in state.legal_actions()
+    game, state = build_turn(make, cash=cost)
+    assert buy(face) in state.legal_actions() and develop(face) not in state.legal_actions()
+    supply = view(state)["supply"][face]
+    state.apply_action(buy(face))
+    v = view(state)  # BUY: "put it into your discard pile" (front side up)
+    assert v["cash"] == 0 and v["seats"][0]["discard"] == counts([face]) and v["supply"][face] == supply - 1
+    game, state = build_turn(make, cash=cost + fee - 1)
+    assert develop(face) not in state.legal_actions()
+    game, state = build_turn(make, cash=cost + fee)
+    assert develop(face) in state.legal_actions()
+    state.apply_action(develop(face))
+    v = view(state)
+    assert v["cash"] == 0 and v["seats"][0]["discard"][face ^ 1] == 1  # "with its back side up"
+
+
+@pytest.mark.parametrize(("face", "fee"), [(TP, 1), (CR, 9), (LOG, 2), (FM, 4), (WIND, 6), (CAMP, 8)])
+def test_components_flip_fees(make, face, fee):
+    """Components: "Trailer Park — ... Flip Fee: 1 ... Flips into: Country Resort", "Country Resort — Flip
+    Fee: 9", and the fronts' fees; B FLIP: "pay its Flip fee, and turn it over to the other side"."""
+    game, state = build_turn(make, cash=fee - 1, discard=[face])
+    assert flip(face) not in state.legal_actions()
+    game, state = build_turn(make, cash=fee, discard=[face])
+    assert flip(face) in state.legal_actions()
+    state.apply_action(flip(face))
+    v = view(state)
+    assert v["cash"] == 0
+    if face != CR:  # the Country Resort leaves (its own test)
+        assert v["seats"][0]["discard"] == counts([face ^ 1])  # "Flipped cards remain in your discard pile."
+
+
+@pytest.mark.parametrize("face", [ARCH, INTER, AIRPORT, RES])
+def test_components_back_sides_have_no_flip_fee(make, face):
+    """Components: the back sides (Archaeology Site under W 5 ``proposed``, Interchange, Airport, Water
+    Reservoir) print no Flip Fee, so they are never flipped back."""
+    game, state = build_turn(make, cash=30, discard=[face])
+    assert flip(face) not in state.legal_actions()
+
+
+def test_happiness_tokens_are_reminders_not_a_cap(make):
+    """Components: "9 optional happiness tokens. These may be used to remind you of card effects on your next
+    turn." — the +1 limits are state, and the tokens are not a cap (W 12)."""
+    seats = [seat(deck_known=[TP], limit_next=9), seat(deck_known=[LOG])]
+    game, state = setup(make, seats=seats, phase="build", main=True, cash=4)
+    state.apply_action(buy(CAMP))
+    assert view(state)["seats"][0]["limit_next"] == 10
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_preparation_1_starting_decks(make, players):
+    """Preparation 1: "Each player takes the following cards: 4x Trailer Park, 1x Country Resort, 1x Logging
+    Site, 1x Farmer's Market, 1x Wind Farm, 1x Camping Grounds. Shuffle yours together" — "keep the named
+    side up": the Country Resort is dealt as a Country Resort; every deck is shuffled (unknown)."""
+    v = view(make(WILDERNESS, players=players).new_initial_state())
+    for s in v["seats"]:
+        assert s["deck_unknown"] == counts({TP: 4, CR: 1, LOG: 1, FM: 1, WIND: 1, CAMP: 1})
+        assert s["deck_known"] == [] and s["deck_bottom"] == [] and s["discard"] == [0] * F
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_preparation_2_general_supply(make, players):
+    """Preparation 2: "12x Logging Site, 12x Farmer's Market, 8x Wind Farm, 8x Camping Grounds ... The front
+    side of each card ... should be face-up." """
+    v = view(make(WILDERNESS, players=players).new_initial_state())
+    assert v["supply"] == counts({LOG: 12, FM: 12, WIND: 8, CAMP: 8})
+
+
+def test_preparation_3_and_game_sequence_clockwise(make):
+    """Preparation 3: "Determine Start Player" (W 23: seat 0); Game Sequence: "The start player will take the
+    first turn, then play will proceed clockwise." """
+    state = make(WILDERNESS, players=3).new_initial_state()
+    assert state.is_chance_node()  # the top cards are revealed first
+    order = []
+    for _ in range(4):
+        while state.is_chance_node():
+            state.apply_action(state.chance_weights()[-1][0])  # a Camping Grounds on top: no forced play
+        order.append(state.current_player())
+        state.apply_action(STOP)
+        state.apply_action(END)
+    assert order == [0, 1, 2, 0]
+
+
+def test_a1_look_at_the_top_card_before_deciding(make):
+    """A.1: "After you play each card, you must decide whether to play an additional card, or stop ... You may
+    look at the top card of your deck when making this decision." — the next card is revealed (a chance node)
+    before the seat decides, and every observation shows it."""
+    seats = [seat(deck_known=[LOG], deck_unknown={WIND: 1, CAMP: 1}), seat(deck_known=[LOG])]
+    game, state = setup(make, seats=seats)
+    state.apply_action(PLAY)
+    assert state.is_chance_node() and state.chance_weights() == [(WIND, 1), (CAMP, 1)]
+    state.apply_action(CAMP)
+    assert state.current_player() == 0 and state.legal_actions() == [PLAY, STOP]
+    top = F  # §6: the one-hot of the top card follows the deck counts
+    for observer in (0, 1):
+        offset = ((0 - observer) % 2) * (4 * F + 1)
+        assert list(state.observation_tensor(observer)[offset + top : offset + 2 * top]) == counts([CAMP])
+
+
+def test_a2_empty_deck_stop_or_shuffle_then_play_again(make):
+    """A.2: "Whenever your deck has no more cards in it, you must decide whether to stop ... or to shuffle
+    your discard pile to recreate your deck. After shuffling, you again have the option to play an additional
+    card, or stop"."""
+    game, state = play_turn(make, deck=[LOG], discard={WIND: 1, CAMP: 1})
+    state.apply_action(PLAY)
+    assert state.legal_actions() == [STOP, shuffle(0)]
+    state.apply_action(shuffle(0))
+    v = view(state)
+    assert v["seats"][0]["discard"] == [0] * F and v["seats"][0]["deck_unknown"] == counts({WIND: 1, CAMP: 1})
+    assert v["play_area"] == counts([LOG])  # the played card is not shuffled in
+    state.apply_action(WIND)
+    assert state.legal_actions() == [PLAY, STOP]
+
+
+def test_a3_three_unhappiness_ends_the_turn(make):
+    """A.3: "You have an unhappiness limit of 2 ... if there are 3 or more unhappiness among the cards you
+    played, your turn ends immediately, and your played cards are placed into your discard pile." — two
+    Farmer's Markets are safe, a Trailer Park after them is not."""
+    game, state = play_turn(make, deck=[FM, FM, TP, LOG])
+    state.apply_action(PLAY)
+    state.apply_action(PLAY)
+    v = view(state)
+    assert (v["unhappiness"], v["cash"], state.current_player()) == (2, 4, 0)
+    state.apply_action(PLAY)
+    v = view(state)
+    assert state.current_player() == 1 and v["turn"] == 1
+    assert v["seats"][0]["discard"] == counts({FM: 2, TP: 1}) and v["play_area"] == [0] * F
+
+
+def test_a4_no_limit_on_recycling_in_a_turn(make):
+    """A.4: "Any time during your Play Cards Phase, you can turn over a recyclable card in your discard
+    pile ... There is no limit on how many cards you may recycle in a single turn." """
+    game, state = play_turn(make, deck=[LOG], discard={INTER: 2, RES: 2})
+    for face in (INTER, RES, INTER, RES):
+        state.apply_action(recycle(face))
+    v = view(state)
+    assert (v["cash"], v["limit_bonus"]) == (2, 2)
+    assert v["seats"][0]["discard"] == counts({FM: 2, CAMP: 2})
+    state.apply_action(PLAY)  # recycling also after a card is played
+    assert view(state)["cash"] == 3
+
+
+def test_a4_recycling_only_from_the_discard_pile_in_the_play_phase(make):
+    """A.4: "you can recycle it when it is in your discard pile. Any time during your Play Cards Phase" — not
+    a played card, not in the Building phase."""
+    game, state = play_turn(make, deck=[INTER, LOG])
+    state.apply_action(PLAY)
+    assert [a for a in state.legal_actions() if 14 <= a < 14 + F] == []
+    game, state = build_turn(make, discard={INTER: 1, RES: 1, AIRPORT: 1, ARCH: 1}, cash=30)
+    assert [a for a in state.legal_actions() if 14 <= a < 14 + F] == []
+
+
+def test_b_one_action_only(make):
+    """B: "you may choose one (and only one) action from the following three actions" — after a Buy, no other
+    Buy, Flip or Develop."""
+    game, state = build_turn(make, cash=30, discard={FM: 1})
+    assert {buy(LOG), flip(FM), develop(CAMP)} <= set(state.legal_actions())
+    state.apply_action(buy(LOG))
+    assert state.legal_actions() == [END]
+
+
+def test_b_flip_a_card_of_the_discard_pile_not_a_played_card(make):
+    """B FLIP: "Choose a card in your discard pile, pay its Flip fee, and turn it over ... Note: Cards you
+    played this turn are not yet in your discard pile." """
+    game, state = build_turn(make, cash=10, play_area={FM: 1, WIND: 1})
+    assert [a for a in state.legal_actions() if flip(0) <= a < flip(F)] == []
+    game, state = build_turn(make, cash=10, discard={FM: 1}, play_area={FM: 1})
+    state.apply_action(flip(FM))
+    v = view(state)
+    assert v["seats"][0]["discard"] == counts({INTER: 1}) and v["play_area"] == counts({FM: 1})
+    assert v["cash"] == 6
+
+
+def test_turn_ends_nothing_carries_over(make):
+    """Turn Ends: "place the cards you played into your discard pile. Then the player on your left begins
+    their turn. Cash, points, and unhappiness you gained in a turn don't carry over"."""
+    game, state = build_turn(make, cash=7, points=4, unhappiness=2, play_area={AIRPORT: 2, FM: 2})
+    state.apply_action(END)
+    v = view(state)
+    assert (v["current"], v["cash"], v["points"], v["unhappiness"]) == (1, 0, 0, 0)
+    assert v["seats"][0]["discard"] == counts({AIRPORT: 2, FM: 2}) and v["play_area"] == [0] * F
+    assert v["seats"][0]["best"] == 4
+
+
+def test_game_end_eight_points_played_in_one_turn(make):
+    """Game End: "Whenever a player gains 8 points or more during a single Play Cards Phase, that player will
+    win the game if they make it to the end of that turn's Building Phase." — two Airports and two Water
+    Reservoirs played, then a Building phase."""
+    game, state = play_turn(make, deck=[AIRPORT, RES, AIRPORT, RES, LOG])
+    for _ in range(4):
+        state.apply_action(PLAY)
+    assert view(state)["points"] == 8
+    state.apply_action(STOP)
+    assert not state.is_terminal()
+    state.apply_action(END)
+    assert state.is_terminal() and state.returns() == [1.0, 0.0] and state.scores() == [8.0, 0.0]
+
+
+@pytest.mark.parametrize("how", ["buy", "develop"])
+def test_anatomy_on_buy_effects_also_on_develop(make, how):
+    """Card Anatomy: "$ — When you Buy or Develop this card..." — Camping Grounds developed (12) into a Water
+    Reservoir still adds +1 to next turn's limit; Wind Farm developed (11) still gives the extra Flip."""
+    action = buy if how == "buy" else develop
+    game, state = build_turn(make, cash=12)
+    state.apply_action(action(CAMP))
+    assert view(state)["seats"][0]["limit_next"] == 1
+    game, state = build_turn(make, cash=11 + 2, discard=[LOG])
+    state.apply_action(action(WIND))
+    v = view(state)
+    assert v["extra_flips"] == 1 and v["main"] is False
+    assert flip(LOG) in state.legal_actions()
+
+
+def test_anatomy_reservoir_cash_only_for_flip_and_develop(make):
+    """Card Anatomy, Recycle Abilities: "Gain 3 cash to use to Flip or Develop this turn."; Water Reservoir:
+    "Can only be used for Flip and Develop actions" (W 13 ``cash``): it pays a Flip or a Develop first, never
+    a Buy, and is lost at the end of the turn."""
+    params = {"reservoir_recycle": "cash"}
+    game, state = play_turn(make, deck=[LOG, WIND], discard={RES: 1, FM: 1}, params=params)
+    state.apply_action(recycle(RES))
+    state.apply_action(PLAY)  # 1 cash, 3 flip-only cash
+    state.apply_action(STOP)
+    legal = state.legal_actions()
+    assert buy(LOG) not in legal  # a Buy of 2 with 1 cash
+    assert flip(FM) in legal and develop(LOG) in legal  # 4 <= 1 + 3
+    state.apply_action(flip(FM))
+    v = view(state)
+    assert (v["flip_cash"], v["cash"]) == (0, 0)
+    game, state = play_turn(make, deck=[WIND, WIND], discard={RES: 1, CAMP: 1}, params=params)
+    state.apply_action(recycle(RES))
+    state.apply_action(PLAY)
+    state.apply_action(STOP)
+    assert buy(CAMP) not in state.legal_actions()  # 2 cash, a Buy of 4
+    state.apply_action(develop(LOG))  # 4: the flip-only cash first
+    v = view(state)
+    assert (v["flip_cash"], v["cash"]) == (0, 1)
+    state.apply_action(END)
+    assert view(state)["flip_cash"] == 0
+
+
+# --- B note: the Archaeology Site's 20 cash for 3 points, reached in play ----------------------------------
+
+
+def test_excavate_reached_by_playing_an_archaeology_site(make):
+    """B, Note: "The Archaeology Site allows you to spend 20 cash in order to gain 3 points during the
+    Building phase." — an Archaeology Site played this turn, 20 cash gathered by playing, then the Building
+    phase."""
+    game, state = play_turn(make, deck=[ARCH, WIND, LOG], play_area={WIND: 9}, cash=18)
+    state.apply_action(PLAY)
+    assert EXCAVATE not in state.legal_actions()  # not in the Play Cards phase
+    state.apply_action(PLAY)
+    v = view(state)
+    assert v["cash"] == 21 and v["digs"] == 0
+    state.apply_action(STOP)
+    assert view(state)["digs"] == 1 and EXCAVATE in state.legal_actions()
+    state.apply_action(EXCAVATE)
+    v = view(state)
+    assert (v["cash"], v["points"], v["digs"], v["main"]) == (1, 3, 0, True)  # the action is still there
+    assert buy(LOG) not in state.legal_actions() and EXCAVATE not in state.legal_actions()
+    state.apply_action(END)
+    assert view(state)["seats"][0]["best"] == 3
+
+
+def test_excavate_once_per_archaeology_site(make):
+    """W 7: one 20-for-3 per Archaeology Site played: two sites, 45 cash: two digs, then none."""
+    game, state = play_turn(make, deck=[], play_area={ARCH: 2}, cash=45)
+    state.apply_action(STOP)
+    state.apply_action(EXCAVATE)
+    state.apply_action(EXCAVATE)
+    v = view(state)
+    assert (v["cash"], v["points"], v["digs"]) == (5, 6, 0)
+    assert EXCAVATE not in state.legal_actions()
+    assert buy(LOG) in state.legal_actions()  # the Building action is untouched
+
+
+def test_excavate_pays_with_ordinary_cash_only(make):
+    """W 7 and W 13: the Water Reservoir's cash "Can only be used for Flip and Develop actions": 19 cash and
+    3 flip-only cash do not pay for 3 points."""
+    game, state = build_turn(make, params={"reservoir_recycle": "cash"}, play_area={ARCH: 1}, cash=19,
+                             flip_cash=3, digs=1)  # fmt: skip
+    assert EXCAVATE not in state.legal_actions() and develop(LOG) in state.legal_actions()
+
+
+def test_excavate_reaches_eight_points_and_wins(make):
+    """B: "if you were provided with 8 points, then you win!" — 6 points played and 3 dug."""
+    game, state = play_turn(make, deck=[], play_area={ARCH: 1, AIRPORT: 2, RES: 1}, cash=20, points=6)
+    state.apply_action(STOP)
+    state.apply_action(EXCAVATE)
+    state.apply_action(END)
+    assert state.is_terminal() and state.returns() == [1.0, 0.0] and state.scores() == [9.0, 0.0]
+
+
+def test_excavate_kept_when_a_farmers_market_removes_the_site(make):
+    """W 7, W 8: a Farmer's Market removing the played Archaeology Site leaves the dig granted at ``stop``."""
+    game, state = play_turn(make, deck=[], play_area={ARCH: 1}, cash=23)
+    state.apply_action(STOP)
+    state.apply_action(buy(FM))
+    assert view(state)["pending"] == "market" and state.legal_actions() == [select(ARCH)]
+    state.apply_action(select(ARCH))
+    assert view(state)["play_area"] == [0] * F and state.legal_actions() == [END, EXCAVATE]
+    state.apply_action(EXCAVATE)
+    assert view(state)["points"] == 3
+
+
+def test_excavate_not_under_the_printed_reading(make):
+    """W 5 ``printed``: the 20-for-3 is the Archaeology Site's recycle, so ``stop`` grants no dig."""
+    game, state = play_turn(make, deck=[], play_area={ARCH: 1}, cash=30, params={"logging_text": "printed"})
+    state.apply_action(STOP)
+    assert view(state)["digs"] == 0 and EXCAVATE not in state.legal_actions()
+
+
+def test_excavate_in_a_mixed_flip_city_game(make):
+    """FAQ Q4 and W 1: the Logging Site pile in a ``flip_city`` game; a developed Logging Site (2 + 2) is an
+    Archaeology Site that digs like any other."""
+    params = {"supply": "log+park+hosp+fac"}
+    game, state = build_turn(make, game_id="flip_city", params=params, cash=4)
+    state.apply_action(develop(LOG))
+    assert view(state)["seats"][0]["discard"][ARCH] == 1
+    game, state = play_turn(make, game_id="flip_city", params=params, deck=[], play_area={ARCH: 1}, cash=20)
+    state.apply_action(STOP)
+    assert EXCAVATE in state.legal_actions()
+    state.apply_action(EXCAVATE)
+    assert view(state)["points"] == 3
+    assert state.action_to_string(EXCAVATE) == "excavate" and state.string_to_action("excavate") == EXCAVATE
+
+
+def test_no_excavate_in_the_base_layout(make):
+    """§5: the base layout has 78 actions and no ``excavate``."""
+    game = make("flip_city")
+    assert game.num_distinct_actions() == 78
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_weights()[0][0])
+    assert state.string_to_action("stop") == STOP
+    with pytest.raises(InvalidNotationError):
+        state.string_to_action("excavate")
+
+
+# --- §7: refused states ------------------------------------------------------------------------------------
+
+
+def test_deserialize_refuses_a_pending_bottom_with_a_known_deck_bottom(engine):
+    """§7: "a pending bottom with a known deck_bottom" is refused: the Factory takes a known bottom card at
+    once (§4.1), so its chance node never waits above one. The same position with an unknown bottom loads."""
+    game = engine.make(WILDERNESS)
+    ok = position(game, seats=[seat(deck_known=[WIND], deck_unknown={TP: 2}), seat(deck_known=[LOG])],
+                  pending="bottom", cash=1)  # fmt: skip
+    game.deserialize_state(dump(ok))
+    bad = position(game, seats=[seat(deck_known=[WIND], deck_unknown={TP: 2}, deck_bottom=[LOG]),
+                                seat(deck_known=[LOG])], pending="bottom", cash=1)  # fmt: skip
+    with pytest.raises(InvalidStateError):
+        game.deserialize_state(dump(bad))
+    bad["pending"] = "none"
+    game.deserialize_state(dump(bad))
+
+
+def test_deserialize_refuses_a_known_bottom_below_no_unknown_cards(engine):
+    """§3 invariant and §7: "a non-empty `deck_bottom` with an empty `deck_unknown`"."""
+    game = engine.make(WILDERNESS)
+    bad = position(game, seats=[seat(deck_known=[WIND], deck_bottom=[LOG]), seat(deck_known=[LOG])])
+    with pytest.raises(InvalidStateError):
+        game.deserialize_state(dump(bad))
+
+
+# --- Both engines in lockstep from positions where the Archaeology Site's 20-for-3 is legal ---------------
+
+# Random play never gathers 20 cash, so the differential suites never see ``excavate`` (nor the ``printed``
+# reading's 20-cash recycle). These start from a random game's position at a decision of the Play Cards phase,
+# edited: one or two Archaeology Sites put into the play area (taken from the supply's Logging Sites or from a
+# discard pile, so that every card stays in the game), 18 to 45 cash, some points, and either the Building
+# phase with its digs (and flip-only cash) or the Play Cards phase (then ``stop`` grants the digs); under
+# ``printed`` the sites go to the current seat's discard pile instead. Then both engines follow the same
+# choices, compared after every action.
+
+EXCAVATE_GAMES = [
+    "flip_city_wilderness",
+    "flip_city_wilderness(players=3,reservoir_recycle=both)",
+    "flip_city_wilderness(players=1)",
+    "flip_city(supply=log+park+hosp+fac)",
+    "flip_city_wilderness(colours=size,supply=log+hosp+fac+park+off,players=4)",
+    "flip_city_wilderness(logging_text=printed)",
+]
+
+
+def _take_arch(obj: dict, rnd) -> bool:
+    """Take one Logging Site / Archaeology Site card out of the supply or a discard pile (False if none)."""
+    if obj["supply"][LOG] > 0 and rnd.random() < 0.7:
+        obj["supply"][LOG] -= 1
+        return True
+    piles = [(s["discard"], f) for s in obj["seats"] for f in (LOG, ARCH) if s["discard"][f] > 0]
+    if not piles:
+        if obj["supply"][LOG] > 0:
+            obj["supply"][LOG] -= 1
+            return True
+        return False
+    pile, face = rnd.choice(piles)
+    pile[face] -= 1
+    return True
+
+
+def excavate_position(game_string: str, seed: int, rnd) -> str | None:
+    """A serialized position as described above, or None when the seeded game offers no place to edit."""
+    from meeplex.testing import random_action
+
+    game = meeplex.make(game_string)
+    state = game.new_initial_state()
+    rng = meeplex.Rng(seed)
+    skip = rnd.randrange(0, 40)
+    obj = None
+    while not state.is_terminal():
+        if not state.is_chance_node():
+            v = view(state)
+            if v["phase"] == "play" and v["pending"] == "none":
+                obj = v
+                if skip == 0:
+                    break
+                skip -= 1
+        state.apply_action(random_action(state, rng))
+    if obj is None:
+        return None
+    printed = game.params.get("logging_text") == "printed"
+    sites = rnd.choice([1, 1, 2])
+    for _ in range(sites):
+        if not _take_arch(obj, rnd):
+            return None
+        if printed:
+            obj["seats"][obj["current"]]["discard"][ARCH] += 1
+        else:
+            obj["play_area"][ARCH] += 1
+    obj["cash"] = rnd.randrange(18, 46)
+    obj["points"] = rnd.randrange(0, 9)
+    if not printed and rnd.random() < 0.6:
+        play = obj["play_area"]
+        obj.update(phase="build", forced=False, main=rnd.random() < 0.8, extra_buys=play[PARK],
+                   extra_flips=play[STATION] + rnd.randrange(0, 2), discount=play[STATION] > 0,
+                   digs=rnd.randrange(1, sites + 1), flip_cash=rnd.choice([0, 0, 3]))  # fmt: skip
+    return json.dumps(obj)
+
+
+@settings(max_examples=max(12, 6 * effort()))
+@given(
+    game_string=st.sampled_from(EXCAVATE_GAMES),
+    seed=st.integers(0, 2**20),
+    edit_seed=st.integers(0, 2**20),
+    dig_first=st.booleans(),
+    choices=action_choices(max_steps=60, min_steps=10),
+)
+def test_engines_agree_where_excavate_is_legal(engine, game_string, seed, edit_seed, dig_first, choices):
+    """B note / W 7 (and W 5 ``printed``): ``excavate`` and the 20-cash recycle, both engines in lockstep."""
+    if engine.name != "rust":
+        pytest.skip("the lockstep drives both engines: run once")
+    start = excavate_position(game_string, seed, random.Random(edit_seed))
+    assume(start is not None)
+    note(f"start: {start}")
+    lock = Lockstep(game_string, start=start)
+    assert not lock.rejected, "an edited position was refused by both engines: fix the editor"
+    assert lock.divergence is None, str(lock.divergence)
+    obj = json.loads(start)
+    if "printed" in game_string:
+        assert recycle(ARCH) in lock.rust.legal_actions() or obj["cash"] < 20
+    elif obj["phase"] == "build" and obj["cash"] >= 20:
+        assert EXCAVATE in lock.rust.legal_actions()
+    if dig_first and obj["phase"] == "play" and STOP in lock.rust.legal_actions():
+        lock.step(STOP)
+    if dig_first and EXCAVATE in lock.rust.legal_actions():
+        lock.step(EXCAVATE)
+    for choice in choices:
+        if not lock.live:
+            break
+        lock.step(pick(lock.rust, choice))
+    note(f"history: {lock.actions}")
+    if EXCAVATE in lock.actions or (recycle(ARCH) in lock.actions and "printed" in game_string):
+        event("dug")
+    assert lock.divergence is None, str(lock.divergence)

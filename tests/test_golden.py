@@ -42,6 +42,30 @@ CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
             "station_recycle=false)",
             (1, 2),
         ),
+        # A supply mixing both sets (docs/rules/flip_city_wilderness.md §1.1): the base starting deck with
+        # Wilderness piles, and the other colour table with the printed Logging Site texts.
+        ("flip_city(max_turns=8,supply=cs+park+market+wind+camp)", (1, 2)),
+        ("flip_city(colours=size,logging_text=printed,max_turns=6,players=3,supply=log+hosp+fac+park)", (1,)),
+    ],
+    "flip_city_wilderness": [
+        ("flip_city_wilderness", (1,)),
+        (
+            "flip_city_wilderness(airport_points=0,apartment_unhappiness=0,hospital_cash=0,interchange_cash=0,"
+            "mall_recycle=false,max_turns=1,players=1,reservoir_points=0,resort_unhappiness=1,"
+            "station_recycle=false,trailer_cash=0)",
+            (1, 2),
+        ),
+        (
+            "flip_city_wilderness(airport_points=3,apartment_unhappiness=0,hospital_cash=0,interchange_cash=0,"
+            "max_turns=6,players=4,reservoir_points=3,resort_unhappiness=1,trailer_cash=0)",
+            (1, 2),
+        ),
+        # Mixed supplies: base piles (Office included) with the Wilderness starting deck, and a solo game.
+        ("flip_city_wilderness(max_turns=8,reservoir_recycle=both,supply=log+off+hosp+fac+park)", (1, 2)),
+        (
+            "flip_city_wilderness(max_turns=12,players=1,reservoir_recycle=cash,supply=cs+market+wind+camp)",
+            (1,),
+        ),
     ],
 }
 

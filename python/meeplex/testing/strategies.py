@@ -1,9 +1,12 @@
 """Hypothesis strategies over the registry: game strings with varied parameters, and action choices.
 
-Nothing here names a game. A game's parameter space is discovered from the registry: ``game.params`` gives
-every key with its default, and ``param_space`` probes ``meeplex.make`` (the oracle's for a game only the
-oracle has so far) with candidate values to keep the ones the game accepts (booleans both ways; for ints,
-small values and the neighbours of the default).
+A game's parameter space is discovered from the registry: ``game.params`` gives every key with its default,
+and ``param_space`` probes ``meeplex.make`` (the oracle's for a game only the oracle has so far) with
+candidate values to keep the ones the game accepts (booleans both ways; for ints, small values and the
+neighbours of the default). Probing cannot guess a word's values, nor find a key a game leaves out of
+``game.params`` at its default: the games with such parameters list them in ``EXTRA_PARAMS`` (the only place
+here that names a game), and ``params`` draws them too. The seeded variants (``param_variants`` and the rest)
+stay probe-only.
 
 Action choices are drawn as indices into ``legal_actions()``, so a shrunk example means "the first legal
 action" and the same choices drive the Rust state and the oracle state in lockstep.
@@ -115,15 +118,99 @@ def seeded_variants(game_id: str, effort: int = 1) -> list[_Params]:
     return variants
 
 
+# --- Parameters probing cannot find -------------------------------------------------------------------------
+
+# The Flip City family (docs/rules/flip_city_wilderness.md §1): both ids take the same keys. The supply's pile
+# codes (§1.1, canonical order) and the title-bar colour tables (§1.2), written from the contract rather than
+# read from either engine, so that a supply is "valid" by the contract's word.
+_FLIP_PILES = ("cs", "park", "hosp", "off", "fac", "log", "market", "wind", "camp")
+_FLIP_COLOURS: dict[str, dict[str, str]] = {
+    "cost": {"cs": "2", "log": "2", "off": "3", "market": "3", "hosp": "4", "camp": "4", "fac": "5",
+             "wind": "5", "park": "7"},
+    "size": {"cs": "A", "log": "A", "hosp": "B", "market": "B", "fac": "C", "wind": "C", "park": "D",
+             "camp": "D", "off": "E"},
+    "none": {code: code for code in _FLIP_PILES},
+}  # fmt: skip
+# The other words (default first) and the int keys ``flip_city`` leaves out of ``params`` at their default.
+_FLIP_WORDS: dict[str, tuple[str, ...]] = {
+    "colours": ("cost", "size", "none"),
+    "logging_text": ("proposed", "printed"),
+    "reservoir_recycle": ("limit", "cash", "both"),
+}
+_FLIP_HIDDEN_INTS: dict[str, tuple[int, ...]] = {
+    "trailer_cash": (1, 0),
+    "resort_unhappiness": (0, 1),
+    "interchange_cash": (1, 0),
+    "airport_points": (2, 0, 1, 3),
+    "reservoir_points": (2, 0, 1, 3),
+}
+
+
+def _supply_word(draw: st.DrawFn, colours: str, office: bool) -> str:
+    """A ``supply`` value: at most one pile per title-bar colour (FAQ Q4) and at least one pile, so that the
+    game is played; mostly mixed (each colour drawn among its piles of both sets, or left empty); in any
+    order, now and then in upper case (the value is read without regard to order or ASCII case). One draw in
+    sixteen ignores the colours: such a game string may be refused, which ``params`` filters out."""
+    table = _FLIP_COLOURS[colours]
+    piles: list[str] = []
+    if draw(st.integers(0, 15), label="ignore the colours") == 0:
+        piles = draw(st.lists(st.sampled_from(_FLIP_PILES), min_size=1, max_size=9, unique=True))
+    else:
+        taken = {table["off"]} if office else set()
+        for colour in dict.fromkeys(table[code] for code in _FLIP_PILES):
+            if colour in taken:
+                continue
+            members = [code for code in _FLIP_PILES if table[code] == colour]
+            index = draw(st.integers(-1, len(members) - 1), label=f"pile of colour {colour}")
+            if index >= 0:
+                piles.append(members[index])
+        if not piles:
+            piles = [draw(st.sampled_from([c for c in _FLIP_PILES if table[c] not in taken]))]
+        piles = draw(st.permutations(piles))
+    if draw(st.integers(0, 7), label="upper case") == 0:
+        piles = [code.upper() for code in piles]
+    return "+".join(piles)
+
+
+@st.composite
+def _flip_city_family(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
+    """The Flip City family's words (``supply`` valid under the drawn ``colours``, ``logging_text``,
+    ``reservoir_recycle``) and, for ``flip_city``, the int keys its ``params`` hides at their default; each
+    left out (its default) half of the time."""
+    extra: _Params = {}
+    for key, (_, *others) in _FLIP_WORDS.items():
+        if draw(st.booleans()):
+            extra[key] = draw(st.sampled_from(others))
+    if game_id == "flip_city":
+        for key, (_, *values) in _FLIP_HIDDEN_INTS.items():
+            if draw(st.booleans()):
+                extra[key] = draw(st.sampled_from(values))
+    # The supply more often than not: it decides which cards (of which set) are in the game.
+    if draw(st.integers(0, 3)) > 0:
+        colours = str(extra.get("colours", "cost"))
+        extra["supply"] = _supply_word(draw, colours, drawn.get("office") is True)
+    return extra
+
+
+# game id -> a strategy of the parameters ``param_space`` cannot find, given the ones drawn from it.
+EXTRA_PARAMS: dict[str, Callable[[str, _Params], st.SearchStrategy[_Params]]] = {
+    "flip_city": _flip_city_family,
+    "flip_city_wilderness": _flip_city_family,
+}
+
+
 @st.composite
 def params(draw: st.DrawFn, game_id: str) -> _Params:
     """A parameter dict for ``game_id``: each parameter either left out (its default) or set to a probed
-    value. Joint validity is checked, since a game may refuse a combination it accepts piece by piece."""
+    value, then the game's ``EXTRA_PARAMS`` (words, hidden keys) if it has any. Joint validity is checked,
+    since a game may refuse a combination it accepts piece by piece."""
     space = param_space(game_id)
     chosen: _Params = {}
     for key, values in space.items():
         if len(values) > 1 and draw(st.booleans()):
             chosen[key] = draw(st.sampled_from(values[1:]))
+    if game_id in EXTRA_PARAMS:
+        chosen.update(draw(EXTRA_PARAMS[game_id](game_id, chosen)))
     assume(_accepts(game_id, chosen))
     return chosen
 
@@ -204,6 +291,7 @@ def bad_ints(limit: int) -> st.SearchStrategy[int]:
 
 
 __all__ = [
+    "EXTRA_PARAMS",
     "action_choices",
     "bad_ints",
     "combined_variants",

@@ -487,8 +487,8 @@ fn check_family<const F: usize, const CAP: usize>(s: &FlipState<F, CAP>) -> Resu
     {
         return fail("a deck_bottom below no unknown cards (it would be part of deck_known)");
     }
-    // W §4.1: the Factory takes a known bottom card at once, so its chance node never waits above one.
-    // (W §7 does not list it; FC §7 refuses "any inconsistency", and the oracle refuses it too.)
+    // W §7 "a pending bottom with a known deck_bottom": the Factory takes a known bottom card at once (W §4.1),
+    // so its chance node never waits above one.
     if s.pending == Pending::Bottom && s.seats[s.current].known.bottom_len() > 0 {
         return fail("a pending bottom card while the bottom card is known");
     }

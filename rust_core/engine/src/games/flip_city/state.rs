@@ -349,6 +349,20 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         &mut self.seats[self.current]
     }
 
+    /// The points a card of face `f` stands for in `heuristic_value`: its printed points and, in the family
+    /// layout, half the points of its other side when it can be flipped. (A Wilderness starting deck prints
+    /// no points, so without the second term every city measures 0 until a random rollout happens to flip a
+    /// Wind Farm or a Camping Grounds and keep it: search is blind and stops every turn.) The base layout
+    /// keeps the printed points only.
+    fn face_potential(&self, f: usize) -> f64 {
+        let printed = self.rules.points(f) as f64;
+        if Self::FAMILY && self.rules.flip_fee(f).is_some() {
+            printed + 0.5 * self.rules.points(f ^ 1) as f64
+        } else {
+            printed
+        }
+    }
+
     /// `fee'(f)`: the flip fee with the Station's discount (FC §4.3, FC interp. 14).
     fn fee(&self, face: usize) -> Option<u32> {
         self.rules.flip_fee(face).map(|fee| {
@@ -952,7 +966,7 @@ impl<const F: usize, const CAP: usize> State for FlipState<F, CAP> {
                 }
             }
             potential[s] = (0..F)
-                .map(|f| owned[f] as f64 * self.rules.points(f) as f64)
+                .map(|f| owned[f] as f64 * self.face_potential(f))
                 .sum();
         }
         // A share of the table's points, but never of fewer than 16 (two winning turns' worth), so that a solo
