@@ -69,6 +69,17 @@ def test_agent_options_are_typed(tunable):
             make_agent(bad, 0)
     with pytest.raises(ValueError, match="no option 'depth'.*sims, c, rollout"):
         make_agent("tunable:depth=3", 0)
+    assert make_agent("tunable:c=2", 0).c == 2  # an int is a fine float
+
+
+@pytest.mark.parametrize(
+    "spec", ["tunable:sims=40:rollout=300", "tunable:sims=1.5", "tunable:sims=true", "tunable:c=fast"]
+)
+def test_agent_option_of_the_wrong_type_is_a_usage_error(tunable, spec):
+    """A colon where a comma belongs made sims the str '40:rollout=300', which reached the agent as a
+    TypeError traceback; it is a ValueError naming the option, which the CLI prints as one line."""
+    with pytest.raises(ValueError, match="expected (int|float)"):
+        make_agent(spec, 0)
 
 
 def test_agent_lists_keep_options_together():

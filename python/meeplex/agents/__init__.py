@@ -81,6 +81,16 @@ def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
+def _check_option_type(spec: str, key: str, value: object, default: object) -> None:
+    """A value must have its default's type (an int is a fine float), so that ``sims=40:c=2`` (a str)
+    is a usage error here rather than a TypeError from inside the agent."""
+    if default is inspect.Parameter.empty or default is None:
+        return
+    want: tuple[type, ...] = (int, float) if type(default) is float else (type(default),)
+    if type(value) not in want:
+        raise ValueError(f"agent option {key}={value!r} in {spec!r}: expected {type(default).__name__}")
+
+
 def make_agent(spec: str, seed: int) -> Agent:
     """A fresh agent from a registered name with optional options (``"random"``, ``"mcts:sims=200"``).
 
@@ -94,6 +104,8 @@ def make_agent(spec: str, seed: int) -> Agent:
         if key not in known:
             accepted = ", ".join(known) or "none"
             raise ValueError(f"agent {name!r} has no option {key!r} (options: {accepted})")
+    for key, value in options.items():
+        _check_option_type(spec, key, value, known[key])
     try:
         inspect.signature(factory).bind(seed, **options)
     except TypeError as exc:
