@@ -1,9 +1,10 @@
-//! VectorCore throughput: one `step` of n games plus writing observations and masks, as `VectorGame.step` does.
+//! VectorCore throughput: one step of n games as `VectorGame.step` does it (validate the actions, step, write
+//! observations, masks, rewards, terminations and seats to move into reused buffers).
 //! Run: `cargo bench -p meeplex-benches --bench vector`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use meeplex_engine::registry::GAME_IDS;
-use meeplex_engine::vector::{AutoReset, VectorCore};
+use meeplex_engine::vector::{AutoReset, ObserveOutputs, StepOutputs, VectorCore};
 use meeplex_engine::{AnyGame, Params};
 use std::hint::black_box;
 
@@ -21,7 +22,13 @@ fn vector(c: &mut Criterion) {
             let mut masks = vec![0i8; n * acts];
             let mut rewards = vec![0f32; n * players];
             let mut done = vec![false; n];
+            let mut seats = vec![0i32; n];
             let mut actions = vec![0i64; n];
+            core.observe(ObserveOutputs {
+                observations: &mut obs,
+                masks: &mut masks,
+                players: &mut seats,
+            });
             let mut group = c.benchmark_group(format!("{id}/vector"));
             group.throughput(Throughput::Elements(n as u64));
             group.bench_function(format!("{n}"), |b| {
@@ -31,9 +38,17 @@ fn vector(c: &mut Criterion) {
                         let row = &masks[i * acts..(i + 1) * acts];
                         actions[i] = row.iter().position(|&m| m == 1).unwrap_or(0) as i64;
                     }
-                    core.step(&actions, &mut rewards, &mut done);
-                    core.write_observations(&mut obs);
-                    core.write_masks(&mut masks);
+                    core.try_step(
+                        &actions,
+                        StepOutputs {
+                            observations: &mut obs,
+                            masks: &mut masks,
+                            rewards: &mut rewards,
+                            terminated: &mut done,
+                            players: &mut seats,
+                        },
+                    )
+                    .expect("the first legal action is legal");
                     black_box(&obs);
                 })
             });

@@ -112,6 +112,14 @@ class VectorGame:
     seat to move (or, in a game that just ended, the seat that moved last); rewards float32 (n, players), the
     returns of games that ended on this step; terminations and truncations bool (n,) (truncations always
     false); info ``{"action_mask": int8 (n, num_distinct_actions), "current_player": int32 (n,)}``.
+
+    ``copy`` follows Gymnasium's vector environments (``SyncVectorEnv(copy=...)``). ``copy=True`` (the
+    default): every ``step`` and ``reset`` returns new arrays. ``copy=False``: they return arrays owned by the
+    VectorGame, the same objects on every call, overwritten in place by the next ``step`` or ``reset`` (all
+    of them: obs, rewards, terminations, truncations, ``action_mask`` and ``current_player``; the info dict
+    itself is new each call); copy what must be kept. This saves allocating and clearing the outputs on
+    every step. The owned arrays must stay writeable and not be in use by another thread during a call, else
+    InvalidStateError. The GIL is released while the games are stepped and the outputs written.
     """
 
     def __new__(
@@ -120,9 +128,15 @@ class VectorGame:
         num_envs: SupportsIndex,
         seed: SupportsIndex | None = None,
         autoreset_mode: str = "next_step",
+        *,
+        copy: bool = True,
     ) -> VectorGame: ...
     @property
     def num_envs(self) -> int: ...
+    @property
+    def copy(self) -> bool:
+        """False: ``step`` and ``reset`` return the VectorGame's own arrays, overwritten by the next call."""
+
     @property
     def game(self) -> Game: ...
     def reset(

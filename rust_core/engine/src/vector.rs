@@ -1,8 +1,17 @@
 //! Many independent games stepped together (the engine half of `meeplex.VectorGame`). Chance is resolved by a
 //! per-game SplitMix64 seeded `seed + i`, so game i of a vector is "random game seed+i" everywhere.
+//!
+//! Speed (issue 6). The games are stored unwrapped, `Vec<S>` of the game's own state type, so the loop over
+//! them is compiled once per game with every call inlined (no per-call dispatch on `AnyState`, and states sit
+//! at their own size rather than the largest variant's). One pass per step does everything to a game while it
+//! is in cache: the action, chance, the reset, the rewards, the observation, the mask and the seat to move.
+//! The legal actions of each game are kept as a bitset, computed once when the game changes; it fills the
+//! mask and lets `validate` check an action with one bit test instead of generating the legal actions again.
+//! Nothing is allocated per step, and every output is written exactly once (observations are written by the
+//! game, which clears its own slice first, so the caller's buffer needs no clearing).
 
-use crate::playout::{random_action, Scratch};
-use crate::{AnyGame, AnyState, GameError, Result, Rng, State, CHANCE};
+use crate::playout::Scratch;
+use crate::{AnyGame, AnyState, GameError, Player, Result, Rng, State, CHANCE, TERMINAL};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AutoReset {
@@ -14,85 +23,189 @@ pub enum AutoReset {
     Disabled,
 }
 
-pub struct VectorCore {
-    pub game: AnyGame,
-    pub states: Vec<AnyState>,
+/// Where a step writes, row i for game i: `observations` n x `observation_len`, `masks` n x
+/// `num_distinct_actions` (1 for a legal action of the seat to move, else 0), `rewards` n x players (every
+/// seat's return in the games that ended on this step, else 0), `terminated` n flags, `players` n seats to move
+/// (`CHANCE`/`TERMINAL` as in `State::current_player`). Every element is overwritten, whatever it held.
+pub struct StepOutputs<'a> {
+    pub observations: &'a mut [f32],
+    pub masks: &'a mut [i8],
+    pub rewards: &'a mut [f32],
+    pub terminated: &'a mut [bool],
+    pub players: &'a mut [i32],
+}
+
+/// What describes the games as they are (after a reset, or any time): observations, masks and seats to move.
+pub struct ObserveOutputs<'a> {
+    pub observations: &'a mut [f32],
+    pub masks: &'a mut [i8],
+    pub players: &'a mut [i32],
+}
+
+/// The batch of one game type; `VectorCore` holds it behind one virtual call per batch.
+trait Batch: Send + Sync {
+    fn len(&self) -> usize;
+    fn reset(&mut self, seed: u64);
+    fn validate(&self, actions: &[i64]) -> Result<()>;
+    fn step(&mut self, actions: &[i64], out: StepOutputs<'_>);
+    fn observe(&self, out: ObserveOutputs<'_>);
+    fn state(&self, i: usize) -> Option<AnyState>;
+    fn needs_reset(&self, i: usize) -> bool;
+}
+
+struct Lanes<S: State> {
+    states: Vec<S>,
+    /// The state every game starts from (before its chance), cloned at each reset.
+    initial: S,
+    wrap: fn(S) -> AnyState,
     rngs: Vec<Rng>,
-    seeds: Vec<u64>,
-    pub needs_reset: Vec<bool>,
+    needs_reset: Vec<bool>,
     /// The seat whose point of view the observation takes: the seat to move, or at the end the last mover.
-    pub viewer: Vec<usize>,
-    pub autoreset: AutoReset,
+    viewer: Vec<usize>,
+    /// `current_player()` of each game, kept up to date.
+    player: Vec<Player>,
+    /// The legal actions of the seat to move in each game, `words` u64 per game (empty when nobody moves).
+    legal: Vec<u64>,
+    words: usize,
+    autoreset: AutoReset,
     max_length: u64,
+    obs_len: usize,
+    num_actions: usize,
+    num_players: usize,
     scratch: Scratch,
-    legal: Vec<u32>,
     returns: Vec<f64>,
 }
 
-impl VectorCore {
-    pub fn new(game: AnyGame, n: usize, seed: u64, autoreset: AutoReset) -> Self {
-        let state = game.new_initial_state();
-        let p = game.num_players();
-        let mut v = VectorCore {
-            states: vec![state; n],
+impl<S: State + Send + Sync> Lanes<S> {
+    fn new(
+        game: &AnyGame,
+        initial: S,
+        wrap: fn(S) -> AnyState,
+        n: usize,
+        autoreset: AutoReset,
+    ) -> Self {
+        let num_actions = game.num_distinct_actions();
+        let words = num_actions.div_ceil(64);
+        Lanes {
+            states: vec![initial.clone(); n],
+            initial,
+            wrap,
             rngs: Vec::with_capacity(n),
-            seeds: Vec::with_capacity(n),
             needs_reset: vec![false; n],
             viewer: vec![0; n],
+            player: vec![CHANCE; n],
+            legal: vec![0; n * words],
+            words,
             autoreset,
             max_length: game.max_game_length(),
+            obs_len: game.observation_len(),
+            num_actions,
+            num_players: game.num_players(),
             scratch: Scratch::default(),
-            legal: Vec::new(),
-            returns: vec![0.0; p],
-            game,
-        };
-        v.reset(seed);
-        v
+            returns: vec![0.0; game.num_players()],
+        }
     }
 
-    pub fn len(&self) -> usize {
+    /// Start game i afresh from the initial state (its Rng goes on where it was).
+    #[inline]
+    fn reset_one(&mut self, i: usize) {
+        self.states[i].clone_from(&self.initial);
+        self.needs_reset[i] = false;
+        self.settle(i);
+    }
+
+    /// Resolve chance until game i waits for a seat or is over, with DESIGN.md's random step (the outcomes
+    /// sorted by id, `r = below(total weight)`, the first whose running total exceeds `r`); then record who
+    /// moves and what they may do.
+    #[inline]
+    fn settle(&mut self, i: usize) {
+        let state = &mut self.states[i];
+        let rng = &mut self.rngs[i];
+        let weights = &mut self.scratch.weights;
+        let mut steps = 0;
+        let mut p = state.current_player();
+        while p == CHANCE && steps < self.max_length {
+            state.chance_weights(weights);
+            let total: u64 = weights.iter().map(|&(_, w)| w).sum();
+            if total == 0 {
+                break;
+            }
+            let r = rng.below(total);
+            let mut running = 0u64;
+            let Some(&(outcome, _)) = weights.iter().find(|&&(_, w)| {
+                running += w;
+                running > r
+            }) else {
+                break;
+            };
+            state.apply_unchecked(outcome);
+            steps += 1;
+            p = state.current_player();
+        }
+        self.player[i] = p;
+        if let Ok(seat) = usize::try_from(p) {
+            self.viewer[i] = seat;
+        }
+        let row = &mut self.legal[i * self.words..(i + 1) * self.words];
+        row.fill(0);
+        if p >= 0 {
+            let actions = &mut self.scratch.actions;
+            state.legal_actions(actions);
+            for &a in actions.iter() {
+                if let Some(word) = row.get_mut(a as usize / 64) {
+                    *word |= 1 << (a % 64);
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn is_marked_legal(&self, i: usize, action: i64) -> bool {
+        if action < 0 || action as u64 >= self.num_actions as u64 {
+            return false;
+        }
+        let a = action as usize;
+        self.legal[i * self.words + a / 64] >> (a % 64) & 1 == 1
+    }
+
+    /// Observation, mask and seat to move of game i.
+    #[inline]
+    fn emit(&self, i: usize, obs: &mut [f32], mask: &mut [i8], player: &mut i32) {
+        self.states[i].observation_tensor(self.viewer[i], obs);
+        mask.fill(0);
+        for (w, &word) in self.legal[i * self.words..(i + 1) * self.words]
+            .iter()
+            .enumerate()
+        {
+            let mut bits = word;
+            while bits != 0 {
+                let a = w * 64 + bits.trailing_zeros() as usize;
+                if let Some(slot) = mask.get_mut(a) {
+                    *slot = 1;
+                }
+                bits &= bits - 1;
+            }
+        }
+        *player = self.player[i];
+    }
+}
+
+impl<S: State + Send + Sync> Batch for Lanes<S> {
+    fn len(&self) -> usize {
         self.states.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.states.is_empty()
-    }
-
-    /// Start every game afresh: game i draws its chance with `Rng::new(seed + i)`.
-    pub fn reset(&mut self, seed: u64) {
+    fn reset(&mut self, seed: u64) {
         let n = self.states.len();
-        self.rngs = (0..n as u64)
-            .map(|i| Rng::new(seed.wrapping_add(i)))
-            .collect();
-        self.seeds = (0..n as u64).map(|i| seed.wrapping_add(i)).collect();
+        self.rngs.clear();
+        self.rngs
+            .extend((0..n as u64).map(|i| Rng::new(seed.wrapping_add(i))));
         for i in 0..n {
             self.reset_one(i);
         }
     }
 
-    fn reset_one(&mut self, i: usize) {
-        self.states[i] = self.game.new_initial_state();
-        self.needs_reset[i] = false;
-        self.settle(i);
-    }
-
-    /// Resolve chance until game i waits for a seat or is over.
-    fn settle(&mut self, i: usize) {
-        let mut steps = 0;
-        while self.states[i].current_player() == CHANCE && steps < self.max_length {
-            match random_action(&self.states[i], &mut self.rngs[i], &mut self.scratch) {
-                Some(a) => self.states[i].apply_unchecked(a),
-                None => break,
-            }
-            steps += 1;
-        }
-        if let Ok(p) = usize::try_from(self.states[i].current_player()) {
-            self.viewer[i] = p;
-        }
-    }
-
-    /// Check a whole batch before touching any game, so a bad action changes nothing.
-    pub fn validate(&self, actions: &[i64]) -> Result<()> {
+    fn validate(&self, actions: &[i64]) -> Result<()> {
         if actions.len() != self.states.len() {
             return Err(GameError::IllegalAction(format!(
                 "{} actions for {} games",
@@ -100,10 +213,12 @@ impl VectorCore {
                 self.states.len()
             )));
         }
-        for (i, (&a, state)) in actions.iter().zip(&self.states).enumerate() {
-            if self.needs_reset[i] {
+        for (i, &a) in actions.iter().enumerate() {
+            if self.needs_reset[i] || self.is_marked_legal(i, a) {
                 continue;
             }
+            // Not in the bitset: the game itself decides, and names the reason.
+            let state = &self.states[i];
             if state.is_terminal() {
                 return Err(GameError::IllegalAction(format!(
                     "game {i} is over and autoreset is disabled"
@@ -119,64 +234,282 @@ impl VectorCore {
         Ok(())
     }
 
-    /// Apply one validated batch. `rewards` is n x players (the returns when a game ends this step),
-    /// `terminated` n flags.
-    pub fn step(&mut self, actions: &[i64], rewards: &mut [f32], terminated: &mut [bool]) {
-        let p = self.game.num_players();
-        rewards.iter_mut().for_each(|r| *r = 0.0);
-        for i in 0..self.states.len() {
-            terminated[i] = false;
+    fn step(&mut self, actions: &[i64], out: StepOutputs<'_>) {
+        let n = self.states.len();
+        let (p, o, a) = (self.num_players, self.obs_len, self.num_actions);
+        assert!(
+            actions.len() >= n
+                && out.observations.len() >= n * o
+                && out.masks.len() >= n * a
+                && out.rewards.len() >= n * p
+                && out.terminated.len() >= n
+                && out.players.len() >= n,
+            "VectorCore::step: a buffer is too small"
+        );
+        for i in 0..n {
+            let rewards = &mut out.rewards[i * p..(i + 1) * p];
+            rewards.fill(0.0);
+            let mut ended = false;
             if self.needs_reset[i] {
                 self.reset_one(i);
-                continue;
-            }
-            self.states[i].apply_unchecked(actions[i] as u32);
-            self.settle(i);
-            if self.states[i].is_terminal() {
-                terminated[i] = true;
-                self.states[i].returns(&mut self.returns);
-                for (r, &v) in rewards[i * p..(i + 1) * p].iter_mut().zip(&self.returns) {
-                    *r = v as f32;
+            } else {
+                self.states[i].apply_unchecked(actions[i] as u32);
+                self.settle(i);
+                if self.player[i] == TERMINAL {
+                    ended = true;
+                    self.states[i].returns(&mut self.returns);
+                    for (r, &v) in rewards.iter_mut().zip(&self.returns) {
+                        *r = v as f32;
+                    }
+                    match self.autoreset {
+                        AutoReset::NextStep => self.needs_reset[i] = true,
+                        AutoReset::SameStep => self.reset_one(i),
+                        AutoReset::Disabled => {}
+                    }
                 }
-                match self.autoreset {
-                    AutoReset::NextStep => self.needs_reset[i] = true,
-                    AutoReset::SameStep => self.reset_one(i),
-                    AutoReset::Disabled => {}
-                }
             }
+            out.terminated[i] = ended;
+            self.emit(
+                i,
+                &mut out.observations[i * o..(i + 1) * o],
+                &mut out.masks[i * a..(i + 1) * a],
+                &mut out.players[i],
+            );
         }
     }
 
-    pub fn write_observations(&self, out: &mut [f32]) {
-        let len = self.game.observation_len();
-        for (i, chunk) in out.chunks_mut(len).enumerate().take(self.states.len()) {
-            self.states[i].observation_tensor(self.viewer[i], chunk);
+    fn observe(&self, out: ObserveOutputs<'_>) {
+        let n = self.states.len();
+        let (o, a) = (self.obs_len, self.num_actions);
+        assert!(
+            out.observations.len() >= n * o && out.masks.len() >= n * a && out.players.len() >= n,
+            "VectorCore::observe: a buffer is too small"
+        );
+        for i in 0..n {
+            self.emit(
+                i,
+                &mut out.observations[i * o..(i + 1) * o],
+                &mut out.masks[i * a..(i + 1) * a],
+                &mut out.players[i],
+            );
         }
     }
 
-    pub fn write_masks(&mut self, out: &mut [i8]) {
-        let a = self.game.num_distinct_actions();
-        out.iter_mut().for_each(|x| *x = 0);
-        for i in 0..self.states.len() {
-            if self.states[i].current_player() < 0 {
-                continue;
+    fn state(&self, i: usize) -> Option<AnyState> {
+        self.states.get(i).map(|s| (self.wrap)(s.clone()))
+    }
+
+    fn needs_reset(&self, i: usize) -> bool {
+        self.needs_reset[i]
+    }
+}
+
+pub struct VectorCore {
+    game: AnyGame,
+    batch: Box<dyn Batch>,
+    seed: u64,
+    autoreset: AutoReset,
+}
+
+impl VectorCore {
+    pub fn new(game: AnyGame, n: usize, seed: u64, autoreset: AutoReset) -> Self {
+        let g = &game;
+        // One arm per engine type: the batch is compiled for each.
+        let mut batch: Box<dyn Batch> = match game.new_initial_state() {
+            AnyState::FlipCity(s) => Box::new(Lanes::new(g, s, AnyState::FlipCity, n, autoreset)),
+            AnyState::FlipFamily(s) => {
+                Box::new(Lanes::new(g, s, AnyState::FlipFamily, n, autoreset))
             }
-            self.states[i].legal_actions(&mut self.legal);
-            for &action in &self.legal {
-                if let Some(slot) = out.get_mut(i * a + action as usize) {
-                    *slot = 1;
-                }
+            AnyState::FlipPickTowers(s) => {
+                Box::new(Lanes::new(g, s, AnyState::FlipPickTowers, n, autoreset))
             }
+            AnyState::Flipology(s) => Box::new(Lanes::new(g, s, AnyState::Flipology, n, autoreset)),
+        };
+        batch.reset(seed);
+        VectorCore {
+            game,
+            batch,
+            seed,
+            autoreset,
         }
     }
 
-    pub fn current_players(&self, out: &mut [i32]) {
-        for (o, s) in out.iter_mut().zip(&self.states) {
-            *o = s.current_player();
-        }
+    pub fn game(&self) -> &AnyGame {
+        &self.game
+    }
+
+    pub fn autoreset(&self) -> AutoReset {
+        self.autoreset
+    }
+
+    pub fn len(&self) -> usize {
+        self.batch.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.batch.len() == 0
+    }
+
+    /// Start every game afresh: game i draws its chance with `Rng::new(seed + i)`.
+    pub fn reset(&mut self, seed: u64) {
+        self.seed = seed;
+        self.batch.reset(seed);
+    }
+
+    /// Check a whole batch before touching any game, so a bad action changes nothing.
+    pub fn validate(&self, actions: &[i64]) -> Result<()> {
+        self.batch.validate(actions)
+    }
+
+    /// Apply one validated batch and write everything the step returns (see [`StepOutputs`]). A game waiting
+    /// for its reset ignores its action and is reset.
+    pub fn step(&mut self, actions: &[i64], out: StepOutputs<'_>) {
+        self.batch.step(actions, out)
+    }
+
+    /// [`VectorCore::validate`], then [`VectorCore::step`].
+    pub fn try_step(&mut self, actions: &[i64], out: StepOutputs<'_>) -> Result<()> {
+        self.batch.validate(actions)?;
+        self.batch.step(actions, out);
+        Ok(())
+    }
+
+    /// Observations, masks and seats to move of the games as they are.
+    pub fn observe(&self, out: ObserveOutputs<'_>) {
+        self.batch.observe(out)
+    }
+
+    /// A copy of game i.
+    pub fn state(&self, i: usize) -> Option<AnyState> {
+        self.batch.state(i)
+    }
+
+    /// Whether game i ended and waits for its reset (`AutoReset::NextStep`).
+    pub fn needs_reset(&self, i: usize) -> bool {
+        self.batch.needs_reset(i)
     }
 
     pub fn seed_of(&self, i: usize) -> u64 {
-        self.seeds[i]
+        self.seed.wrapping_add(i as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::playout::random_action;
+    use crate::registry::GAME_IDS;
+    use crate::Params;
+
+    /// Game i of a vector is the single game whose chance is drawn by `Rng(seed + i)` with DESIGN.md's random
+    /// step; the outputs are that game's observation, mask, seat and returns; a refused batch changes nothing.
+    #[test]
+    fn games_match_single_games_and_outputs_match_states() {
+        for id in GAME_IDS {
+            let game = AnyGame::new(id, &Params::new()).unwrap();
+            for mode in [AutoReset::NextStep, AutoReset::SameStep] {
+                let (n, seed) = (5, 40);
+                let (o, a, p) = (
+                    game.observation_len(),
+                    game.num_distinct_actions(),
+                    game.num_players(),
+                );
+                let mut core = VectorCore::new(game.clone(), n, seed, mode);
+                let mut singles: Vec<(AnyState, Rng)> = (0..n as u64)
+                    .map(|i| (game.new_initial_state(), Rng::new(seed + i)))
+                    .collect();
+                let mut scratch = Scratch::default();
+                let settle = |s: &mut AnyState, rng: &mut Rng, scratch: &mut Scratch| {
+                    while s.is_chance_node() {
+                        let outcome = random_action(s, rng, scratch).unwrap();
+                        s.apply_unchecked(outcome);
+                    }
+                };
+                for (s, rng) in singles.iter_mut() {
+                    settle(s, rng, &mut scratch);
+                }
+                let (mut obs, mut masks) = (vec![9.0; n * o], vec![9i8; n * a]);
+                let (mut rewards, mut done, mut seats) =
+                    (vec![9.0; n * p], vec![true; n], vec![9; n]);
+                core.observe(ObserveOutputs {
+                    observations: &mut obs,
+                    masks: &mut masks,
+                    players: &mut seats,
+                });
+                let mut pick = Rng::new(7);
+                let mut waiting = vec![false; n];
+                for _ in 0..300 {
+                    let mut actions = vec![0i64; n];
+                    for i in 0..n {
+                        let legal: Vec<i64> = (0..a)
+                            .filter(|&k| masks[i * a + k] == 1)
+                            .map(|k| k as i64)
+                            .collect();
+                        if !legal.is_empty() {
+                            actions[i] = legal[pick.below(legal.len() as u64) as usize];
+                        }
+                    }
+                    let mut bad = actions.clone();
+                    bad[n - 1] = a as i64 + 1;
+                    if !waiting[n - 1] {
+                        let before = core.state(n - 1);
+                        assert!(core.validate(&bad).is_err());
+                        assert_eq!(core.state(n - 1), before);
+                    }
+                    core.try_step(
+                        &actions,
+                        StepOutputs {
+                            observations: &mut obs,
+                            masks: &mut masks,
+                            rewards: &mut rewards,
+                            terminated: &mut done,
+                            players: &mut seats,
+                        },
+                    )
+                    .unwrap();
+                    for i in 0..n {
+                        let (s, rng) = &mut singles[i];
+                        let mut expected_rewards = vec![0.0; p];
+                        if waiting[i] {
+                            *s = game.new_initial_state();
+                            settle(s, rng, &mut scratch);
+                            waiting[i] = false;
+                        } else {
+                            let mover = s.current_player() as usize;
+                            s.apply_action(actions[i] as u32).unwrap();
+                            settle(s, rng, &mut scratch);
+                            assert_eq!(done[i], s.is_terminal());
+                            if s.is_terminal() {
+                                let mut r = vec![0.0; p];
+                                s.returns(&mut r);
+                                expected_rewards = r.iter().map(|&x| x as f32).collect();
+                                let mut last = vec![0.0; o];
+                                s.observation_tensor(mover, &mut last);
+                                if mode == AutoReset::NextStep {
+                                    assert_eq!(&obs[i * o..(i + 1) * o], &last[..]);
+                                    waiting[i] = true;
+                                } else {
+                                    *s = game.new_initial_state();
+                                    settle(s, rng, &mut scratch);
+                                }
+                            }
+                        }
+                        assert_eq!(&rewards[i * p..(i + 1) * p], &expected_rewards[..]);
+                        assert_eq!(core.state(i).as_ref(), Some(&*s));
+                        assert_eq!(seats[i], s.current_player());
+                        if let Ok(seat) = usize::try_from(s.current_player()) {
+                            let mut want = vec![0.0; o];
+                            s.observation_tensor(seat, &mut want);
+                            assert_eq!(&obs[i * o..(i + 1) * o], &want[..]);
+                            let mut legal = Vec::new();
+                            s.legal_actions(&mut legal);
+                            let want: Vec<i8> =
+                                (0..a as u32).map(|k| legal.contains(&k) as i8).collect();
+                            assert_eq!(&masks[i * a..(i + 1) * a], &want[..]);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@ use crate::errors::{illegal, invalid_state, to_py};
 use crate::game::PyGame;
 use crate::rng::{optional_seed, seed_from};
 use crate::state::PyState;
-use meeplex_engine::vector::{AutoReset, VectorCore};
+use meeplex_engine::vector::{AutoReset, ObserveOutputs, StepOutputs, VectorCore};
 use meeplex_engine::Tracked;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -22,49 +22,106 @@ const MAX_ENVS: usize = 1 << 20;
 /// ``rewards`` float32 (n, players) holding each seat's return in the games that ended on this step,
 /// ``terminations`` bool (n,), ``truncations`` bool (n,) (always false: every game ends by its own rules), and
 /// ``info`` with ``action_mask`` int8 (n, num_distinct_actions) and ``current_player`` int32 (n,).
+///
+/// ``copy`` follows Gymnasium's vector environments (``SyncVectorEnv(copy=...)``): with ``copy=True`` (the
+/// default) every ``step`` and ``reset`` returns new arrays. With ``copy=False`` they return arrays owned by
+/// the VectorGame, the same objects on every call, which the next ``step`` or ``reset`` overwrites in place
+/// (all of them: observations, rewards, terminations, truncations, ``action_mask`` and ``current_player``);
+/// copy what must be kept. That saves allocating and clearing the outputs on every step. The owned arrays
+/// must stay writeable and must not be in use by another thread during a call (else InvalidStateError).
+/// The GIL is released while the games are stepped and the outputs written.
 #[pyclass(name = "VectorGame", module = "meeplex._core")]
 pub struct PyVectorGame {
     game: Arc<meeplex_engine::AnyGame>,
     core: VectorCore,
+    /// The arrays `step` and `reset` write into with `copy=False`.
+    owned: Option<Outputs>,
+}
+
+/// The output arrays of one call.
+struct Outputs {
+    obs: Py<PyArray2<f32>>,
+    masks: Py<PyArray2<i8>>,
+    players: Py<PyArray1<i32>>,
+    rewards: Py<PyArray2<f32>>,
+    terminated: Py<PyArray1<bool>>,
+    truncated: Py<PyArray1<bool>>,
+}
+
+impl Outputs {
+    fn new(py: Python<'_>, game: &meeplex_engine::AnyGame, n: usize) -> Outputs {
+        Outputs {
+            obs: PyArray2::zeros(py, [n, game.observation_len()], false).unbind(),
+            masks: PyArray2::zeros(py, [n, game.num_distinct_actions()], false).unbind(),
+            players: PyArray1::zeros(py, n, false).unbind(),
+            rewards: PyArray2::zeros(py, [n, game.num_players()], false).unbind(),
+            terminated: PyArray1::zeros(py, n, false).unbind(),
+            truncated: PyArray1::zeros(py, n, false).unbind(),
+        }
+    }
+}
+
+fn busy(_: numpy::BorrowError) -> PyErr {
+    invalid_state("a VectorGame output array (copy=False) is read-only or in use elsewhere")
 }
 
 impl PyVectorGame {
-    fn outputs<'py>(
+    /// The arrays this call writes: fresh ones, or with `copy=False` the VectorGame's own.
+    fn arrays(&self, py: Python<'_>) -> Outputs {
+        match &self.owned {
+            Some(o) => Outputs {
+                obs: o.obs.clone_ref(py),
+                masks: o.masks.clone_ref(py),
+                players: o.players.clone_ref(py),
+                rewards: o.rewards.clone_ref(py),
+                terminated: o.terminated.clone_ref(py),
+                truncated: o.truncated.clone_ref(py),
+            },
+            None => Outputs::new(py, &self.game, self.core.len()),
+        }
+    }
+
+    fn info<'py>(py: Python<'py>, out: &Outputs) -> PyResult<Bound<'py, PyDict>> {
+        let info = PyDict::new(py);
+        info.set_item("action_mask", out.masks.bind(py))?;
+        info.set_item("current_player", out.players.bind(py))?;
+        Ok(info)
+    }
+
+    /// Observations, masks and seats to move of the games as they are, written without the GIL.
+    fn observe<'py>(
         &mut self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyDict>)> {
-        let n = self.core.len();
-        let obs = PyArray2::<f32>::zeros(py, [n, self.game.observation_len()], false);
-        let masks = PyArray2::<i8>::zeros(py, [n, self.game.num_distinct_actions()], false);
-        let players = PyArray1::<i32>::zeros(py, n, false);
+        let out = self.arrays(py);
         {
-            let mut o = obs.readwrite();
-            let mut m = masks.readwrite();
-            let mut p = players.readwrite();
-            let (o, m, p) = (o.as_slice_mut()?, m.as_slice_mut()?, p.as_slice_mut()?);
-            let core = &mut self.core;
-            py.detach(|| {
-                core.write_observations(o);
-                core.write_masks(m);
-                core.current_players(p);
-            });
+            let mut o = out.obs.bind(py).try_readwrite().map_err(busy)?;
+            let mut m = out.masks.bind(py).try_readwrite().map_err(busy)?;
+            let mut p = out.players.bind(py).try_readwrite().map_err(busy)?;
+            let out = ObserveOutputs {
+                observations: o.as_slice_mut()?,
+                masks: m.as_slice_mut()?,
+                players: p.as_slice_mut()?,
+            };
+            let core = &self.core;
+            py.detach(|| core.observe(out));
         }
-        let info = PyDict::new(py);
-        info.set_item("action_mask", masks)?;
-        info.set_item("current_player", players)?;
-        Ok((obs, info))
+        let info = Self::info(py, &out)?;
+        Ok((out.obs.into_bound(py), info))
     }
 }
 
 #[pymethods]
 impl PyVectorGame {
     #[new]
-    #[pyo3(signature = (game, num_envs, seed=None, autoreset_mode="next_step"))]
+    #[pyo3(signature = (game, num_envs, seed=None, autoreset_mode="next_step", *, copy=true))]
     fn new(
+        py: Python<'_>,
         game: &PyGame,
         num_envs: &Bound<'_, PyAny>,
         seed: Option<&Bound<'_, PyAny>>,
         autoreset_mode: &str,
+        copy: bool,
     ) -> PyResult<Self> {
         let num_envs = count_in(num_envs, "num_envs", 1, MAX_ENVS as i64)? as usize;
         let mode = match autoreset_mode.to_ascii_lowercase().as_str() {
@@ -75,15 +132,24 @@ impl PyVectorGame {
         };
         let seed = optional_seed(seed)?;
         let g = game.inner.clone();
+        let owned = (!copy).then(|| Outputs::new(py, &g, num_envs));
+        let core = VectorCore::new((*g).clone(), num_envs, seed, mode);
         Ok(PyVectorGame {
-            core: VectorCore::new((*g).clone(), num_envs, seed, mode),
+            core,
             game: g,
+            owned,
         })
     }
 
     #[getter]
     fn num_envs(&self) -> usize {
         self.core.len()
+    }
+
+    /// False when ``step`` and ``reset`` return the VectorGame's own arrays, overwritten by the next call.
+    #[getter]
+    fn copy(&self) -> bool {
+        self.owned.is_none()
     }
 
     #[getter]
@@ -106,7 +172,7 @@ impl PyVectorGame {
         };
         let core = &mut self.core;
         py.detach(|| core.reset(seed));
-        self.outputs(py)
+        self.observe(py)
     }
 
     /// One action per game (ignored for a game that is being auto-reset): a 1-d array of an integer dtype, or a
@@ -141,27 +207,50 @@ impl PyVectorGame {
                 &vec_holder
             }
         };
-        self.core.validate(actions).map_err(to_py)?;
-        let n = self.core.len();
-        let rewards = PyArray2::<f32>::zeros(py, [n, self.game.num_players()], false);
-        let terminated = PyArray1::<bool>::zeros(py, n, false);
-        let truncated = PyArray1::<bool>::zeros(py, n, false);
+        let out = self.arrays(py);
         {
-            let mut r = rewards.readwrite();
-            let mut t = terminated.readwrite();
-            let (r, t) = (r.as_slice_mut()?, t.as_slice_mut()?);
+            let mut o = out.obs.bind(py).try_readwrite().map_err(busy)?;
+            let mut m = out.masks.bind(py).try_readwrite().map_err(busy)?;
+            let mut p = out.players.bind(py).try_readwrite().map_err(busy)?;
+            let mut r = out.rewards.bind(py).try_readwrite().map_err(busy)?;
+            let mut t = out.terminated.bind(py).try_readwrite().map_err(busy)?;
+            let mut u = out.truncated.bind(py).try_readwrite().map_err(busy)?;
+            let truncated = u.as_slice_mut()?;
+            let step = StepOutputs {
+                observations: o.as_slice_mut()?,
+                masks: m.as_slice_mut()?,
+                players: p.as_slice_mut()?,
+                rewards: r.as_slice_mut()?,
+                terminated: t.as_slice_mut()?,
+            };
             let core = &mut self.core;
-            py.detach(|| core.step(actions, r, t));
+            // Validation, the step and every output in one call without the GIL; a refused batch changes
+            // neither the games nor the arrays.
+            py.detach(|| {
+                core.try_step(actions, step)?;
+                truncated.fill(false);
+                Ok(())
+            })
+            .map_err(to_py)?;
         }
-        let (obs, info) = self.outputs(py)?;
-        Ok((obs, rewards, terminated, truncated, info))
+        let info = Self::info(py, &out)?;
+        Ok((
+            out.obs.into_bound(py),
+            out.rewards.into_bound(py),
+            out.terminated.into_bound(py),
+            out.truncated.into_bound(py),
+            info,
+        ))
     }
 
     /// A copy of game i as a ``State`` (its history is not kept by the vector).
     fn state(&self, i: &Bound<'_, PyAny>) -> PyResult<PyState> {
         let i = count_in(i, "the game index", 0, self.core.len() as i64 - 1)? as usize;
-        let s = &self.core.states[i];
-        Ok(PyState::new(self.game.clone(), Tracked::new(s.clone())))
+        let s = self
+            .core
+            .state(i)
+            .ok_or_else(|| invalid_state(format!("no game {i}")))?;
+        Ok(PyState::new(self.game.clone(), Tracked::new(s)))
     }
 }
 
