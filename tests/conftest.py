@@ -65,7 +65,6 @@ def make(engine: Engine) -> Callable:
 OPEN_FINDINGS = frozenset(
     {
         # Needs meeplex_engine::vector::VectorCore to keep each game's history (issue 9 closing note).
-        "tests/test_reliability_bindings.py::test_finding_vector_game_state_round_trips[flipology]",
     }
 )
 

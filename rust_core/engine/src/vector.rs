@@ -11,7 +11,7 @@
 //! game, which clears its own slice first, so the caller's buffer needs no clearing).
 
 use crate::playout::Scratch;
-use crate::{AnyGame, AnyState, GameError, Player, Result, Rng, State, CHANCE, TERMINAL};
+use crate::{AnyGame, AnyState, GameError, Player, Result, Rng, State, Tracked, CHANCE, TERMINAL};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AutoReset {
@@ -49,7 +49,7 @@ trait Batch: Send + Sync {
     fn validate(&self, actions: &[i64]) -> Result<()>;
     fn step(&mut self, actions: &[i64], out: StepOutputs<'_>);
     fn observe(&self, out: ObserveOutputs<'_>);
-    fn state(&self, i: usize) -> Option<AnyState>;
+    fn state(&self, i: usize) -> Option<Tracked<AnyState>>;
     fn needs_reset(&self, i: usize) -> bool;
 }
 
@@ -58,6 +58,9 @@ struct Lanes<S: State> {
     /// The state every game starts from (before its chance), cloned at each reset.
     initial: S,
     wrap: fn(S) -> AnyState,
+    /// Each game's actions since its reset, chance included: a game whose serialization must agree with its
+    /// history (Flipology's reader checks it) reads back only as a `Tracked` state. A push per step.
+    histories: Vec<Vec<u32>>,
     rngs: Vec<Rng>,
     needs_reset: Vec<bool>,
     /// The seat whose point of view the observation takes: the seat to move, or at the end the last mover.
@@ -90,6 +93,7 @@ impl<S: State + Send + Sync> Lanes<S> {
             states: vec![initial.clone(); n],
             initial,
             wrap,
+            histories: vec![Vec::new(); n],
             rngs: Vec::with_capacity(n),
             needs_reset: vec![false; n],
             viewer: vec![0; n],
@@ -110,6 +114,7 @@ impl<S: State + Send + Sync> Lanes<S> {
     #[inline]
     fn reset_one(&mut self, i: usize) {
         self.states[i].clone_from(&self.initial);
+        self.histories[i].clear();
         self.needs_reset[i] = false;
         self.settle(i);
     }
@@ -139,6 +144,7 @@ impl<S: State + Send + Sync> Lanes<S> {
                 break;
             };
             state.apply_unchecked(outcome);
+            self.histories[i].push(outcome);
             steps += 1;
             p = state.current_player();
         }
@@ -254,6 +260,7 @@ impl<S: State + Send + Sync> Batch for Lanes<S> {
                 self.reset_one(i);
             } else {
                 self.states[i].apply_unchecked(actions[i] as u32);
+                self.histories[i].push(actions[i] as u32);
                 self.settle(i);
                 if self.player[i] == TERMINAL {
                     ended = true;
@@ -295,8 +302,11 @@ impl<S: State + Send + Sync> Batch for Lanes<S> {
         }
     }
 
-    fn state(&self, i: usize) -> Option<AnyState> {
-        self.states.get(i).map(|s| (self.wrap)(s.clone()))
+    fn state(&self, i: usize) -> Option<Tracked<AnyState>> {
+        self.states.get(i).map(|s| Tracked {
+            state: (self.wrap)(s.clone()),
+            history: self.histories[i].clone(),
+        })
     }
 
     fn needs_reset(&self, i: usize) -> bool {
@@ -380,7 +390,7 @@ impl VectorCore {
     }
 
     /// A copy of game i.
-    pub fn state(&self, i: usize) -> Option<AnyState> {
+    pub fn state(&self, i: usize) -> Option<Tracked<AnyState>> {
         self.batch.state(i)
     }
 
@@ -454,7 +464,7 @@ mod tests {
                     if !waiting[n - 1] {
                         let before = core.state(n - 1);
                         assert!(core.validate(&bad).is_err());
-                        assert_eq!(core.state(n - 1), before);
+                        assert_eq!(core.state(n - 1).map(|t| t.state), before.map(|t| t.state));
                     }
                     core.try_step(
                         &actions,
@@ -495,7 +505,7 @@ mod tests {
                             }
                         }
                         assert_eq!(&rewards[i * p..(i + 1) * p], &expected_rewards[..]);
-                        assert_eq!(core.state(i).as_ref(), Some(&*s));
+                        assert_eq!(core.state(i).map(|t| t.state).as_ref(), Some(&*s));
                         assert_eq!(seats[i], s.current_player());
                         if let Ok(seat) = usize::try_from(s.current_player()) {
                             let mut want = vec![0.0; o];

@@ -6,7 +6,6 @@ use crate::game::PyGame;
 use crate::rng::{optional_seed, seed_from};
 use crate::state::PyState;
 use meeplex_engine::vector::{AutoReset, ObserveOutputs, StepOutputs, VectorCore};
-use meeplex_engine::Tracked;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -243,14 +242,14 @@ impl PyVectorGame {
         ))
     }
 
-    /// A copy of game i as a ``State`` (its history is not kept by the vector).
+    /// A copy of game i as a ``State``, with its history since its last reset (chance outcomes included).
     fn state(&self, i: &Bound<'_, PyAny>) -> PyResult<PyState> {
         let i = count_in(i, "the game index", 0, self.core.len() as i64 - 1)? as usize;
         let s = self
             .core
             .state(i)
             .ok_or_else(|| invalid_state(format!("no game {i}")))?;
-        Ok(PyState::new(self.game.clone(), Tracked::new(s)))
+        Ok(PyState::new(self.game.clone(), s))
     }
 }
 
