@@ -61,6 +61,9 @@ pub struct Mcts {
     legal: Vec<u32>,
     path: Vec<u32>,
     returns: Vec<f64>,
+    /// The lowest and highest mean return of any node of this search, which UCT rescales to 0..1.
+    q_low: f64,
+    q_high: f64,
 }
 
 impl Mcts {
@@ -72,6 +75,8 @@ impl Mcts {
             legal: Vec::new(),
             path: Vec::new(),
             returns: Vec::new(),
+            q_low: f64::INFINITY,
+            q_high: f64::NEG_INFINITY,
         }
     }
 
@@ -107,6 +112,8 @@ impl Mcts {
         self.nodes.clear();
         self.nodes.push(Node::new(NONE, TERMINAL));
         self.returns.resize(num_players, 0.0);
+        self.q_low = f64::INFINITY;
+        self.q_high = f64::NEG_INFINITY;
         for _ in 0..self.config.simulations {
             let mut state = if self.config.information_sets {
                 root.resample_from_infostate(me as usize, rng)
@@ -178,14 +185,22 @@ impl Mcts {
                 break;
             }
             let c_uct = self.config.uct_c;
+            // Mean returns rescaled by the spread seen in this search (as MuZero does): a game's heuristic
+            // may move a seat's estimate by a few hundredths per good move, which an exploration term sized
+            // for returns of 0..1 would drown. With one value seen so far, the means are used as they are.
+            let (low, spread) = if self.q_high > self.q_low {
+                (self.q_low, self.q_high - self.q_low)
+            } else {
+                (0.0, 1.0)
+            };
             let mut best = NONE;
             let mut best_score = f64::NEG_INFINITY;
             for &a in &self.legal {
                 let c = self.child(node, a);
                 let n = &self.nodes[c as usize];
                 let visits = n.visits.max(1) as f64;
-                let score =
-                    n.reward / visits + c_uct * ((n.available.max(1) as f64).ln() / visits).sqrt();
+                let q = (n.reward / visits - low) / spread;
+                let score = q + c_uct * ((n.available.max(1) as f64).ln() / visits).sqrt();
                 if score > best_score {
                     best_score = score;
                     best = c;
@@ -206,6 +221,9 @@ impl Mcts {
                     .get(node.mover as usize)
                     .copied()
                     .unwrap_or(0.0);
+                let q = node.reward / node.visits as f64;
+                self.q_low = self.q_low.min(q);
+                self.q_high = self.q_high.max(q);
             }
         }
     }

@@ -13,6 +13,7 @@
 //! [`configure`] reads the parameters of either id and says which layout the game is in.
 
 pub mod cards;
+mod heuristic;
 mod notation;
 mod observation;
 mod serial;

@@ -349,20 +349,6 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         &mut self.seats[self.current]
     }
 
-    /// The points a card of face `f` stands for in `heuristic_value`: its printed points and, in the family
-    /// layout, half the points of its other side when it can be flipped. (A Wilderness starting deck prints
-    /// no points, so without the second term every city measures 0 until a random rollout happens to flip a
-    /// Wind Farm or a Camping Grounds and keep it: search is blind and stops every turn.) The base layout
-    /// keeps the printed points only.
-    fn face_potential(&self, f: usize) -> f64 {
-        let printed = self.rules.points(f) as f64;
-        if Self::FAMILY && self.rules.flip_fee(f).is_some() {
-            printed + 0.5 * self.rules.points(f ^ 1) as f64
-        } else {
-            printed
-        }
-    }
-
     /// `fee'(f)`: the flip fee with the Station's discount (FC §4.3, FC interp. 14).
     fn fee(&self, face: usize) -> Option<u32> {
         self.rules.flip_fee(face).map(|fee| {
@@ -945,35 +931,12 @@ impl<const F: usize, const CAP: usize> State for FlipState<F, CAP> {
         super::observation::text(self, None)
     }
 
-    /// For a game cut short: each seat's share of the points printed on the cards it owns (a city's capacity
-    /// to provide the 8 points that win), so that search prefers building toward a win over drifting.
+    /// For a game cut short: each seat's progress toward a winning turn (heuristic.rs).
     fn heuristic_value(&self, out: &mut [f64]) {
         if self.phase == Phase::Over {
             return self.returns(out);
         }
-        let mut potential = [0f64; super::MAX_PLAYERS];
-        for (s, seat) in self.seats[..self.players()].iter().enumerate() {
-            let mut owned = seat.unknown;
-            for f in 0..F {
-                owned[f] += seat.discard[f];
-            }
-            for f in seat.known.all() {
-                owned[f] += 1;
-            }
-            if s == self.current {
-                for f in 0..F {
-                    owned[f] += self.play_area[f];
-                }
-            }
-            potential[s] = (0..F)
-                .map(|f| owned[f] as f64 * self.face_potential(f))
-                .sum();
-        }
-        // A share of the table's points, but never of fewer than 16 (two winning turns' worth), so that a solo
-        // city is measured too; half weight, because a promising city is not yet a won game.
-        let total: f64 = potential.iter().sum::<f64>().max(16.0);
-        for (o, p) in out.iter_mut().zip(potential) {
-            *o = 0.5 * p / total;
-        }
+        out.iter_mut().for_each(|o| *o = 0.0);
+        self.progress_values(out);
     }
 }
