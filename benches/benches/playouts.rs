@@ -62,5 +62,58 @@ fn playouts(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, playouts);
+// ----- Flipology: its variants and seat counts (issue 6), through the registry like the rows above ----------
+
+/// Flipology's default game (Nature, two seats) is short and mostly deal; these cover the longer games.
+const FLIPOLOGY_CASES: &[(&str, &[(&str, i64)])] = &[
+    ("nature_4p", &[("players", 4)]),
+    ("nature_6p", &[("players", 6)]),
+    ("variant_2p", &[("variant", 1)]),
+    ("great_tree_4p", &[("variant", 2), ("players", 4)]),
+];
+
+fn flipology(c: &mut Criterion) {
+    println!(
+        "flipology: FlipologyState {} bytes, AnyState {} bytes",
+        std::mem::size_of::<meeplex_engine::games::flipology::FlipologyState>(),
+        std::mem::size_of::<meeplex_engine::AnyState>()
+    );
+    for (name, params) in FLIPOLOGY_CASES {
+        let mut p = Params::new();
+        for &(k, v) in params.iter() {
+            p.insert(k.to_string(), meeplex_engine::ParamValue::Int(v));
+        }
+        let game = AnyGame::new("flipology", &p).expect("valid parameters");
+        let steps = steps_per_game(&game, 50);
+        let mut group = c.benchmark_group(format!("flipology_{name}/playout"));
+        group.throughput(Throughput::Elements(steps));
+        let mut seed = 0u64;
+        let mut scratch = Scratch::default();
+        group.bench_function("random", |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut s = game.new_initial_state();
+                black_box(random_playout(
+                    &mut s,
+                    &mut Rng::new(seed),
+                    &mut scratch,
+                    game.max_game_length(),
+                ))
+            })
+        });
+        group.finish();
+        let mut mid = game.new_initial_state();
+        random_playout(&mut mid, &mut Rng::new(7), &mut scratch, steps / 2);
+        c.bench_function(&format!("flipology_{name}/clone"), |b| {
+            b.iter_batched_ref(
+                || mid.clone(),
+                |s| black_box(s.clone()),
+                BatchSize::SmallInput,
+            )
+        });
+        println!("flipology_{name}: {steps} steps per random game");
+    }
+}
+
+criterion_group!(benches, playouts, flipology);
 criterion_main!(benches);

@@ -76,7 +76,7 @@ impl Play {
         v
     }
     fn up(&self, pos: u32) -> bool {
-        self.state.rows[pos as usize].up
+        self.state.is_up(pos as usize)
     }
     fn card(&self, pos: u32) -> u32 {
         self.state.rows[pos as usize].card as u32
@@ -461,9 +461,10 @@ fn check_knowledge(s: &FlipologyState) {
     for pos in 0..s.positions() {
         let r = s.rows[pos];
         if !r.is_present() {
+            assert!(!s.is_up(pos), "an empty position is not face up");
             continue;
         }
-        if r.up {
+        if s.is_up(pos) {
             assert_eq!(r.known, all, "a face-up card is known to every seat");
         } else {
             assert!(
@@ -485,11 +486,13 @@ fn check_knowledge(s: &FlipologyState) {
             count[r.card as usize] += 1;
         }
     }
+    // (This also proves that the discard pile, sized by its true maximum, never overflows.)
     assert_eq!(
         count,
         s.rules.deck(),
         "every card of the deck is somewhere, once"
     );
+    assert_eq!(s.up >> s.positions(), 0, "no facing beyond the positions");
 }
 
 #[test]

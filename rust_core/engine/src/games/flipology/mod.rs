@@ -56,15 +56,15 @@ pub const SCHEMA: &[ParamSpec] = &[
     },
 ];
 
-/// The parameters as the rules read them, with the derived constants of §1; small and `Copy`, so every state
-/// carries its own.
+/// The parameters as the rules read them, with the derived constants of §1; small (six bytes: the schema caps
+/// `target` at 1000 and `max_rounds` at 100) and `Copy`, so every state carries its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rules {
     pub players: u8,
     pub variant: u8,
     pub moon: bool,
-    pub target: u32,
-    pub max_rounds: u32,
+    pub target: u16,
+    pub max_rounds: u8,
 }
 
 impl Rules {
@@ -165,8 +165,8 @@ impl FlipologyGame {
             players: get_int(&params, "players") as u8,
             variant: get_int(&params, "variant") as u8,
             moon: get_bool(&params, "moon"),
-            target: get_int(&params, "target") as u32,
-            max_rounds: get_int(&params, "max_rounds") as u32,
+            target: get_int(&params, "target") as u16,
+            max_rounds: get_int(&params, "max_rounds") as u8,
         };
         if rules.great_tree() && rules.n() > 4 {
             return invalid(format!(

@@ -61,8 +61,8 @@ fn effect_index(effect: Effect) -> Option<usize> {
 
 /// Whether seat p may see the identity of a record: face up, or known to p.
 #[inline]
-fn visible(r: &Record, p: usize) -> bool {
-    r.is_present() && (r.up || r.known & (1 << p) != 0)
+fn visible(r: &Record, up: bool, p: usize) -> bool {
+    r.is_present() && (up || r.known & (1 << p) != 0)
 }
 
 /// §8.1, block by block. A bad seat or a short buffer gives zeros (the bindings check both first).
@@ -84,13 +84,13 @@ pub fn write(s: &FlipologyState, p: usize, out: &mut [f32]) {
         for slot in 0..slots {
             let pos = slots * seat + slot;
             let base = PER_POSITION * (k * slots + slot);
-            let r = &s.rows[pos];
+            let (r, up) = (&s.rows[pos], s.is_up(pos));
             if r.is_present() {
                 out[base] = 1.0;
-                if r.up {
+                if up {
                     out[base + 1] = 1.0;
                 }
-                if visible(r, p) && (r.card as usize) < NUM_IDS {
+                if visible(r, up, p) && (r.card as usize) < NUM_IDS {
                     out[base + 2 + r.card as usize] = 1.0;
                 }
             }
@@ -211,9 +211,9 @@ pub fn text(s: &FlipologyState, viewer: Option<usize>) -> String {
             s.rain
         );
     }
-    let show = |r: &Record| -> String {
-        let seen = viewer.is_none_or(|p| visible(r, p));
-        match (r.up, seen) {
+    let show = |r: &Record, up: bool| -> String {
+        let seen = viewer.is_none_or(|p| visible(r, up, p));
+        match (up, seen) {
             (true, _) => format!("[{}]", card_name(r.card)),
             (false, true) => format!("({})", card_name(r.card)),
             (false, false) => "??".into(),
@@ -256,7 +256,7 @@ pub fn text(s: &FlipologyState, viewer: Option<usize>) -> String {
                     format!(
                         "{} {}",
                         position_text(rules.great_tree(), pos as u32),
-                        show(&s.rows[pos])
+                        show(&s.rows[pos], s.is_up(pos))
                     )
                 })
                 .collect();
@@ -297,17 +297,20 @@ pub fn text(s: &FlipologyState, viewer: Option<usize>) -> String {
 fn known_before(before: &FlipologyState, p: usize, pos: usize, draw: u16) -> bool {
     let bit = 1u8 << p;
     let r = &before.rows[pos];
-    if r.is_present() && r.draw == draw {
+    if r.is_present() && before.draw_number(r.draw) == draw {
         return r.known & bit != 0;
     }
     let npos = before.positions();
     if let Some(r) = before.rows[..npos]
         .iter()
-        .find(|r| r.is_present() && r.card != CLEARING && r.draw == draw)
+        .find(|r| r.is_present() && r.card != CLEARING && before.draw_number(r.draw) == draw)
     {
         return r.known & bit != 0;
     }
-    before.hand(p).iter().any(|h| h.draw == draw)
+    before
+        .hand(p)
+        .iter()
+        .any(|h| before.draw_number(h.draw) == draw)
 }
 
 /// §8.2: the public actions, p's own cards, and every card p learned, where and when. Replays the history from
@@ -346,7 +349,7 @@ pub fn information_state(s: &FlipologyState, p: usize, history: &[u32]) -> Strin
             if r.is_present()
                 && r.card != CLEARING
                 && r.known & bit != 0
-                && !known_before(&before, p, pos, r.draw)
+                && !known_before(&before, p, pos, state.draw_number(r.draw))
             {
                 let _ = write!(out, "/{pos}:{}", r.card);
             }

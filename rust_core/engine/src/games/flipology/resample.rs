@@ -76,7 +76,7 @@ fn records(s: &FlipologyState, p: usize) -> Vec<Ref> {
     for seat in 0..s.n() {
         for (i, h) in s.hand(seat).iter().enumerate() {
             out.push(Ref {
-                draw: h.draw,
+                draw: s.draw_number(h.draw),
                 card: h.card,
                 known: seat == p,
                 loc: Loc::Hand(seat, i),
@@ -87,7 +87,7 @@ fn records(s: &FlipologyState, p: usize) -> Vec<Ref> {
         let r = &s.rows[pos];
         if r.is_present() && r.card != CLEARING {
             out.push(Ref {
-                draw: r.draw,
+                draw: s.draw_number(r.draw),
                 card: r.card,
                 known: r.known & bit != 0,
                 loc: Loc::Row(pos),
@@ -97,7 +97,7 @@ fn records(s: &FlipologyState, p: usize) -> Vec<Ref> {
     for (i, r) in s.discards().iter().enumerate() {
         if r.card != CLEARING {
             out.push(Ref {
-                draw: r.draw,
+                draw: s.draw_number(r.draw),
                 card: r.card,
                 known: r.known & bit != 0,
                 loc: Loc::Discard(i),
@@ -211,7 +211,7 @@ pub fn resample(s: &FlipologyState, p: usize, rng: &mut Rng) -> Option<Resampled
     // Step 5: the other seats' given-back hands (the Great Tree).
     if s.rules.great_tree() {
         for hc in s.returned_hand(p) {
-            *ident.get_mut(hc.draw.checked_sub(ds)? as usize)? = hc.card;
+            *ident.get_mut(s.draw_number(hc.draw).checked_sub(ds)? as usize)? = hc.card;
         }
         for r in 0..3i8 {
             let givers: Vec<usize> = (0..n)
@@ -247,7 +247,7 @@ pub fn resample(s: &FlipologyState, p: usize, rng: &mut Rng) -> Option<Resampled
                         running > x
                     })?;
                     pool[c] -= 1;
-                    let draw = s.returned[q][i].draw;
+                    let draw = s.draw_number(s.returned[q][i].draw);
                     out.returned[q][i].card = c as u8;
                     *ident.get_mut(draw.checked_sub(ds)? as usize)? = c as u8;
                 }
@@ -273,18 +273,19 @@ pub fn resample(s: &FlipologyState, p: usize, rng: &mut Rng) -> Option<Resampled
     for rf in &refs {
         let draw = moved[(rf.draw - ds) as usize];
         let card = ident[(draw - ds) as usize];
+        let local = s.local_draw(draw);
         match rf.loc {
             Loc::Hand(seat, i) => {
                 out.hands[seat][i].card = card;
-                out.hands[seat][i].draw = draw;
+                out.hands[seat][i].draw = local;
             }
             Loc::Row(pos) => {
                 out.rows[pos].card = card;
-                out.rows[pos].draw = draw;
+                out.rows[pos].draw = local;
             }
             Loc::Discard(i) => {
                 out.discard[i].card = card;
-                out.discard[i].draw = draw;
+                out.discard[i].draw = local;
             }
         }
     }
@@ -376,7 +377,7 @@ pub fn rewrite_history(s: &FlipologyState, p: usize, history: &[u32], res: &Resa
                 .iter()
                 .find(|h| h.card as u32 == action - PLACE)
             {
-                new = new_id(h.draw).map_or(action, |c| PLACE + c);
+                new = new_id(state.draw_number(h.draw)).map_or(action, |c| PLACE + c);
             }
         }
         state.apply_unchecked(action);

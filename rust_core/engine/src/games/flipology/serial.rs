@@ -64,11 +64,11 @@ fn draw_json(draw: u16) -> i64 {
     }
 }
 
-fn hand_json(cards: &[HandCard]) -> Value {
+fn hand_json(s: &FlipologyState, cards: &[HandCard]) -> Value {
     Value::Array(
         cards
             .iter()
-            .map(|h| json!([h.card, draw_json(h.draw)]))
+            .map(|h| json!([h.card, draw_json(s.draw_number(h.draw))]))
             .collect(),
     )
 }
@@ -88,20 +88,21 @@ pub fn to_value(s: &FlipologyState, history: &[u32]) -> Value {
     let slots = rules.slots();
     let seats: Vec<Value> = (0..rules.n())
         .map(|seat| {
-            let row: Vec<Value> = s.rows[slots * seat..slots * seat + slots]
-                .iter()
-                .map(|r: &Record| {
+            let row: Vec<Value> = (slots * seat..slots * seat + slots)
+                .map(|pos| {
+                    let r: &Record = &s.rows[pos];
                     if r.is_present() {
-                        json!([r.card, draw_json(r.draw), r.known, r.up as u8])
+                        let draw = draw_json(s.draw_number(r.draw));
+                        json!([r.card, draw, r.known, s.is_up(pos) as u8])
                     } else {
                         Value::Null
                     }
                 })
                 .collect();
             json!({
-                "hand": hand_json(s.hand(seat)),
+                "hand": hand_json(s, s.hand(seat)),
                 "regrown": s.regrown[seat],
-                "returned": hand_json(s.returned_hand(seat)),
+                "returned": hand_json(s, s.returned_hand(seat)),
                 "row": row,
                 "total": s.total[seat],
             })
@@ -110,7 +111,7 @@ pub fn to_value(s: &FlipologyState, history: &[u32]) -> Value {
     let discard: Vec<Value> = s
         .discards()
         .iter()
-        .map(|r| json!([r.card, draw_json(r.draw), r.known]))
+        .map(|r| json!([r.card, draw_json(s.draw_number(r.draw)), r.known]))
         .collect();
     let used: Vec<usize> = (0..s.positions())
         .filter(|&p| s.used & (1 << p) != 0)

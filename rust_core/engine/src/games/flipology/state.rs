@@ -3,6 +3,11 @@
 //! Everything is in fixed-size arrays sized for the largest game (six seats, 60 positions), so a state is
 //! `Copy` and cloning it in search is a memcpy. Entries past a list's length are kept at their default value,
 //! so that the derived equality compares only live data.
+//!
+//! Search clones states millions of times, and the registry's `AnyState` is as large as the largest game's
+//! state, so the layout is kept small (about 600 bytes): one byte per field of a record, draw numbers counted
+//! from the current deal's first draw, facing as a bitset, and every list sized by the true maximum the rules
+//! allow (see the constants).
 
 use super::cards::{self, kind, Kind, CLEARING, MIMIC_KINDS, MOON, NUM_CARDS};
 use super::notation::{KEEP, MIMIC, NUM_ACTIONS, PASS, PLACE, REGROW};
@@ -15,36 +20,44 @@ pub const MAX_POSITIONS: usize = 60;
 pub const MAX_HAND: usize = 9;
 /// A Great Tree hand, the size of a given-back hand.
 pub const TREE_HAND: usize = 5;
-/// Room for every record of a deal in the discard pile: at most 9 x 6 = 54 records in a Nature round and
-/// 15 x 4 = 60 in a Great Tree game, each discarded at most once (a removed Clearing is not discarded).
-pub const MAX_DISCARD: usize = 60;
+/// Seats in a Great Tree game (2 to 4), the only variant with given-back hands.
+pub const TREE_PLAYERS: usize = 4;
+/// The most records the discard pile can hold. A Hunter discards at most one card a turn (its removal ends the
+/// turn), and Nature also discards the two cards left over in each hand: a Nature round (the pile is emptied
+/// between Nature-variant rounds) has 3n turns, so at most 3n + 2n = 30 records with six seats; a Great Tree
+/// game has 2n turns in each of three rounds and no leftovers, so at most 6n = 24 with four seats.
+pub const MAX_DISCARD: usize = 30;
 
 /// `card` of an empty position.
 pub const EMPTY: u8 = u8::MAX;
 /// `draw` of a Clearing record (`-1` in the serialization).
 pub const NO_DRAW: u16 = u16::MAX;
+/// The stored (deal-relative) `draw` of a Clearing record. Deal-relative draw numbers are below 80: a Nature
+/// deal is 9n <= 54 draws, a Great Tree game 5n per round plus 5 per Regrowth, at most 20n = 80.
+pub const NO_LOCAL_DRAW: u8 = u8::MAX;
 /// `origin` of a record never placed by an arrangement (a Clearing).
 pub const NO_ORIGIN: u8 = u8::MAX;
 /// `origin` of a card left over in a Nature hand and discarded: `LEFTOVER + seat`.
 pub const LEFTOVER: u8 = 64;
 
-/// A card in a row or in the discard pile (§3.1): identity, draw number, who knows it, facing. `origin` is the
-/// position where the arrangement placed it (or `LEFTOVER + seat`); it is not part of the contract's
-/// serialization (it is determined by the history) and lets the resampling replay the placements (§9 step 6).
+/// A card in a row or in the discard pile (§3.1): identity, draw number, who knows it. Its facing is the
+/// state's `up` bitset (a discarded card is face down). `origin` is the position where the arrangement placed
+/// it (or `LEFTOVER + seat`); it is not part of the contract's serialization (it is determined by the history)
+/// and lets the resampling replay the placements (§9 step 6). Four bytes, so that a row of 60 stays small.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Record {
     pub card: u8,
     pub known: u8,
-    pub up: bool,
     pub origin: u8,
-    pub draw: u16,
+    /// The draw number counted from the state's `deal_start` (`NO_LOCAL_DRAW` for a Clearing); read the
+    /// contract's draw number with [`FlipologyState::draw_number`].
+    pub draw: u8,
 }
 
 impl Record {
     pub const NONE: Record = Record {
         card: EMPTY,
         known: 0,
-        up: false,
         origin: 0,
         draw: 0,
     };
@@ -54,23 +67,23 @@ impl Record {
         self.card != EMPTY
     }
 
-    /// The face-up Clearing a Hunter leaves (interpretation 3).
+    /// The Clearing a Hunter leaves (interpretation 3); the caller turns it face up.
     pub fn clearing(all: u8) -> Record {
         Record {
             card: CLEARING,
             known: all,
-            up: true,
             origin: NO_ORIGIN,
-            draw: NO_DRAW,
+            draw: NO_LOCAL_DRAW,
         }
     }
 }
 
-/// A card in a hand or a given-back hand: identity and draw number (the owner knows it, nobody else).
+/// A card in a hand or a given-back hand: identity and draw number counted from `deal_start` (the owner knows
+/// it, nobody else).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct HandCard {
     pub card: u8,
-    pub draw: u16,
+    pub draw: u8,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -132,6 +145,85 @@ impl Effect {
     }
 }
 
+/// The bits of the dealable card ids.
+const CARD_IDS: u64 = (1 << NUM_CARDS) - 1;
+
+/// The bit of a position id (none beyond 63, which no game reaches).
+#[inline]
+fn bit(pos: usize) -> u64 {
+    1u64.checked_shl(pos as u32).unwrap_or(0)
+}
+
+/// The bits of a range of position ids.
+#[inline]
+fn range_mask(r: std::ops::Range<usize>) -> u64 {
+    let below = |p: usize| if p >= 64 { u64::MAX } else { (1u64 << p) - 1 };
+    below(r.end) & !below(r.start)
+}
+
+/// Push `base + i` for every set bit i, in ascending order: the legal lists are built from bitsets, which
+/// costs one iteration per legal action instead of one unpredictable branch per candidate.
+#[inline]
+fn push_bits(out: &mut impl ActionSink, mut bits: u64, base: u32) {
+    while bits != 0 {
+        out.push(base + bits.trailing_zeros());
+        bits &= bits - 1;
+    }
+}
+
+/// A legal list under construction, on the stack: pushing into the caller's `Vec` directly would reload and
+/// store its length for every action; this keeps it in a register and hands the `Vec` one copy. Action ids
+/// are below 100, so a byte each.
+struct ActionBuf {
+    items: [u8; NUM_ACTIONS as usize],
+    len: usize,
+}
+
+impl ActionBuf {
+    fn new() -> Self {
+        ActionBuf {
+            items: [0; NUM_ACTIONS as usize],
+            len: 0,
+        }
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.items[..self.len]
+    }
+}
+
+impl ActionSink for ActionBuf {
+    #[inline]
+    fn push(&mut self, action: u32) {
+        // Distinct ids below NUM_ACTIONS always fit; anything more is dropped rather than panicking.
+        debug_assert!(action < NUM_ACTIONS);
+        if let Some(slot) = self.items.get_mut(self.len) {
+            *slot = action as u8;
+            self.len += 1;
+        }
+    }
+}
+
+/// One bit per byte of `word` (bit i for byte i, little-endian): set if the byte is not zero. The classic
+/// SWAR test puts each answer in the byte's top bit (adding 0x7f to the low seven bits carries into it
+/// unless they are all zero), and the multiplication gathers the eight top bits into the high byte.
+#[inline]
+fn nonzero_bytes(word: u64) -> u8 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let top = (((word & LOW7) + LOW7) | word) & !LOW7;
+    ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
+}
+
+/// `x mod m` for `x < 2m`, without a division.
+#[inline]
+fn wrap(x: usize, m: usize) -> usize {
+    if x >= m {
+        x - m
+    } else {
+        x
+    }
+}
+
 /// Up to four positions, sorted ascending and distinct: an adjacency or two-away list (§3.2).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PosList {
@@ -177,19 +269,26 @@ pub struct FlipologyState {
     pub marks_len: u8,
     /// Positions whose card applied its effect this turn (interpretation 8), as a bitset over position ids.
     pub used: u64,
+    /// Positions whose card is face up, as a bitset over position ids (only present positions).
+    pub up: u64,
     /// Bitset of winning seats, once the game is over.
     pub winners: u8,
     /// Chance draws made so far in the whole game: the next record's draw number.
     pub draws: u16,
+    /// The draw number of the current deal's first card (a Nature-variant round deals afresh; otherwise 0):
+    /// records store their draw numbers relative to it, in one byte.
+    pub deal_start: u16,
     pub pile: [u8; NUM_CARDS],
     pub rows: [Record; MAX_POSITIONS],
     pub hands: [[HandCard; MAX_HAND]; MAX_PLAYERS],
     pub hand_len: [u8; MAX_PLAYERS],
-    pub returned: [[HandCard; TREE_HAND]; MAX_PLAYERS],
-    pub returned_len: [u8; MAX_PLAYERS],
+    /// Given-back hands exist only in the Great Tree, for at most four seats.
+    pub returned: [[HandCard; TREE_HAND]; TREE_PLAYERS],
+    pub returned_len: [u8; TREE_PLAYERS],
     /// The round in which the seat used Regrowth, or -1.
     pub regrown: [i8; MAX_PLAYERS],
-    pub total: [i32; MAX_PLAYERS],
+    /// Banked points: at most 100 rounds of seven cards worth at most 9 each, well within an `i16`.
+    pub total: [i16; MAX_PLAYERS],
     pub discard: [Record; MAX_DISCARD],
     pub discard_len: u8,
     /// Set only on scratch states by `information_state_string`: stop a Nature-variant round after its final
@@ -214,14 +313,16 @@ impl FlipologyState {
             marks: [0; 3],
             marks_len: 0,
             used: 0,
+            up: 0,
             winners: 0,
             draws: 0,
+            deal_start: 0,
             pile: rules.deck(),
             rows: [Record::NONE; MAX_POSITIONS],
             hands: [[HandCard::default(); MAX_HAND]; MAX_PLAYERS],
             hand_len: [0; MAX_PLAYERS],
-            returned: [[HandCard::default(); TREE_HAND]; MAX_PLAYERS],
-            returned_len: [0; MAX_PLAYERS],
+            returned: [[HandCard::default(); TREE_HAND]; TREE_PLAYERS],
+            returned_len: [0; TREE_PLAYERS],
             regrown: [-1; MAX_PLAYERS],
             total: [0; MAX_PLAYERS],
             discard: [Record::NONE; MAX_DISCARD],
@@ -248,19 +349,68 @@ impl FlipologyState {
         pos < self.positions() && self.rows[pos].is_present()
     }
 
-    /// The row a position belongs to: a seat's row in Nature, a seat's tier in the Great Tree. Both are runs of
-    /// `row_len` consecutive ids (a Great Tree seat's 15 slots are its three tiers of five in order).
+    /// Whether the card at `pos` is face up (false for an empty position).
     #[inline]
-    pub fn row_id(&self, pos: usize) -> usize {
-        pos / self.rules.row_len()
+    pub fn is_up(&self, pos: usize) -> bool {
+        pos < 64 && self.up & (1 << pos) != 0
     }
 
-    /// The positions of the row `pos` is in.
+    #[inline]
+    fn set_up(&mut self, pos: usize, up: bool) {
+        if up {
+            self.up |= 1 << pos;
+        } else {
+            self.up &= !(1 << pos);
+        }
+    }
+
+    /// The bitset of present positions (`card != EMPTY`).
+    fn present_mask(&self) -> u64 {
+        let mut mask = 0u64;
+        for (pos, r) in self.rows[..self.positions()].iter().enumerate() {
+            mask |= (r.is_present() as u64) << pos;
+        }
+        mask
+    }
+
+    /// The contract's draw number of a stored (deal-relative) one; `NO_DRAW` for a Clearing.
+    #[inline]
+    pub fn draw_number(&self, local: u8) -> u16 {
+        if local == NO_LOCAL_DRAW {
+            NO_DRAW
+        } else {
+            self.deal_start + local as u16
+        }
+    }
+
+    /// The stored form of a draw number of the current deal (the inverse of `draw_number`).
+    #[inline]
+    pub fn local_draw(&self, draw: u16) -> u8 {
+        if draw == NO_DRAW {
+            NO_LOCAL_DRAW
+        } else {
+            draw.wrapping_sub(self.deal_start) as u8
+        }
+    }
+
+    /// The seat after `seat` clockwise. Seats wrap with a comparison rather than `%`: an integer division is the
+    /// slowest instruction on the step path, and the seat count is not a constant.
+    #[inline]
+    fn next_seat(&self, seat: usize) -> usize {
+        wrap(seat + 1, self.n())
+    }
+
+    /// The positions of the row `pos` is in: a seat's row in Nature, a seat's tier in the Great Tree. Both are
+    /// runs of `row_len` consecutive ids (a Great Tree seat's 15 slots are its three tiers of five in order).
     #[inline]
     pub fn row_range(&self, pos: usize) -> std::ops::Range<usize> {
-        let len = self.rules.row_len();
-        let first = pos / len * len;
-        first..first + len
+        // Division by a constant (five or seven) compiles to a multiplication.
+        let first = if self.rules.great_tree() {
+            pos / 5 * 5
+        } else {
+            pos / 7 * 7
+        };
+        first..first + self.rules.row_len()
     }
 
     /// The Great Tree id of `(seat, tier, column)`.
@@ -285,14 +435,15 @@ impl FlipologyState {
         let n = self.n();
         if !self.rules.great_tree() {
             let m = 7 * n;
-            out.insert((pos + m - d) % m);
-            out.insert((pos + d) % m);
+            out.insert(wrap(pos + m - d, m));
+            out.insert(wrap(pos + d, m));
         } else {
+            // Divisions by the constants 15 and 5 compile to multiplications.
             let (seat, slot) = (pos / 15, pos % 15);
             let (tier, column) = (slot / 5, slot % 5);
             let m = 5 * n;
             let h = 5 * seat + column;
-            for hh in [(h + m - d) % m, (h + d) % m] {
+            for hh in [wrap(h + m - d, m), wrap(h + d, m)] {
                 out.insert(Self::tree_pos(hh / 5, tier, hh % 5));
             }
             if tier >= d {
@@ -322,8 +473,15 @@ impl FlipologyState {
         }
     }
 
-    fn in_marks(&self, pos: usize) -> bool {
-        self.marks[..self.marks_len as usize].contains(&(pos as u8))
+    fn marks_mask(&self) -> u64 {
+        self.marks[..self.marks_len as usize]
+            .iter()
+            .fold(0, |m, &p| m | bit(p as usize))
+    }
+
+    /// The Sun's peeks (interpretation 13): present, face-down cards not yet peeked at this turn.
+    fn peekable(&self) -> u64 {
+        self.present_mask() & !self.up & !self.marks_mask()
     }
 
     fn clear_marks(&mut self) {
@@ -334,52 +492,50 @@ impl FlipologyState {
     /// Bitset over mimic indices of the kinds a Parrot may mimic now: face-up cards anywhere (interp. 12).
     fn mimic_mask(&self) -> u8 {
         let mut mask = 0u8;
-        for r in &self.rows[..self.positions()] {
-            if r.is_present() && r.up {
-                if let Some(k) = kind(r.card).mimic_index() {
-                    mask |= 1 << k;
-                }
+        let mut up = self.up;
+        while up != 0 {
+            let pos = up.trailing_zeros() as usize;
+            up &= up - 1;
+            if let Some(k) = kind(self.rows[pos].card).mimic_index() {
+                mask |= 1 << k;
             }
         }
         mask
     }
 
     fn any_face_down(&self) -> bool {
-        self.rows[..self.positions()]
-            .iter()
-            .any(|r| r.is_present() && !r.up)
+        self.present_mask() & !self.up != 0
     }
 
     // ----- scores (§6) ---------------------------------------------------------------------------------------
 
-    fn seat_rows(&self, seat: usize) -> &[Record] {
+    /// The seat's positions with their facing.
+    fn seat_rows(&self, seat: usize) -> impl Iterator<Item = (&Record, bool)> + '_ {
         let s = self.rules.slots();
-        &self.rows[s * seat..s * seat + s]
+        (s * seat..s * seat + s).map(move |pos| (&self.rows[pos], self.is_up(pos)))
     }
 
     /// The value of the seat's row now, hidden cards included.
     pub fn row_score(&self, seat: usize) -> i32 {
         self.seat_rows(seat)
-            .iter()
-            .filter(|r| r.is_present())
-            .map(|r| cards::score(r.card, r.up))
+            .filter(|(r, _)| r.is_present())
+            .map(|(r, up)| cards::score(r.card, up))
             .sum()
     }
 
     /// The same over face-up cards only: what the table can see.
     pub fn showing(&self, seat: usize) -> i32 {
         self.seat_rows(seat)
-            .iter()
-            .filter(|r| r.is_present() && r.up)
-            .map(|r| cards::score(r.card, true))
+            .filter(|&(r, up)| r.is_present() && up)
+            .map(|(r, _)| cards::score(r.card, true))
             .sum()
     }
 
     /// Distinct card ids among the seat's face-up animals (the tiebreak, interpretation 4).
     pub fn types(&self, seat: usize) -> u32 {
         let mut ids = 0u32;
-        for r in self.seat_rows(seat) {
-            if r.is_present() && r.up && kind(r.card).animal() {
+        for (r, up) in self.seat_rows(seat) {
+            if r.is_present() && up && kind(r.card).animal() {
                 ids |= 1 << r.card;
             }
         }
@@ -387,17 +543,27 @@ impl FlipologyState {
     }
 
     fn moon_up(&self) -> bool {
-        self.rows[..self.positions()]
-            .iter()
-            .any(|r| r.is_present() && r.up && r.card == MOON)
+        let mut up = self.up;
+        while up != 0 {
+            let pos = up.trailing_zeros() as usize;
+            up &= up - 1;
+            if self.rows[pos].card == MOON {
+                return true;
+            }
+        }
+        false
     }
 
     pub fn hand(&self, seat: usize) -> &[HandCard] {
         &self.hands[seat][..self.hand_len[seat] as usize]
     }
 
+    /// Empty for a seat beyond the Great Tree's four.
     pub fn returned_hand(&self, seat: usize) -> &[HandCard] {
-        &self.returned[seat][..self.returned_len[seat] as usize]
+        match (self.returned.get(seat), self.returned_len.get(seat)) {
+            (Some(cards), Some(&len)) => &cards[..len as usize],
+            _ => &[],
+        }
     }
 
     pub fn discards(&self) -> &[Record] {
@@ -421,11 +587,7 @@ impl FlipologyState {
                 for hc in self.hand(self.current as usize) {
                     seen |= 1 << hc.card;
                 }
-                for c in 0..NUM_CARDS as u32 {
-                    if seen & (1 << c) != 0 {
-                        out.push(PLACE + c);
-                    }
-                }
+                push_bits(out, seen as u64 & CARD_IDS, PLACE);
             }
             Phase::Play => self.legal_play(out),
             _ => {}
@@ -433,7 +595,6 @@ impl FlipologyState {
     }
 
     fn legal_play(&self, out: &mut impl ActionSink) {
-        let npos = self.positions();
         let src = self.source.max(0) as usize;
         match self.step {
             Step::Flip => {
@@ -455,34 +616,15 @@ impl FlipologyState {
                     .iter()
                     .for_each(|&p| out.push(p as u32)),
                 Effect::Snake => {
-                    for pos in self.row_range(src) {
-                        if pos != src && self.present(pos) {
-                            out.push(pos as u32);
-                        }
-                    }
+                    let row = range_mask(self.row_range(src));
+                    push_bits(out, self.present_mask() & row & !bit(src), 0);
                 }
                 Effect::Hawk => {
-                    let row = self.row_id(src);
-                    for pos in 0..npos {
-                        if self.present(pos) && self.row_id(pos) != row {
-                            out.push(pos as u32);
-                        }
-                    }
+                    let row = range_mask(self.row_range(src));
+                    push_bits(out, self.present_mask() & !row, 0);
                 }
-                Effect::Mole => {
-                    for pos in 0..npos {
-                        if pos != src && self.present(pos) {
-                            out.push(pos as u32);
-                        }
-                    }
-                }
-                Effect::Hunter => {
-                    for pos in 0..npos {
-                        if self.present(pos) {
-                            out.push(pos as u32);
-                        }
-                    }
-                }
+                Effect::Mole => push_bits(out, self.present_mask() & !bit(src), 0),
+                Effect::Hunter => push_bits(out, self.present_mask(), 0),
                 _ => {}
             },
             Step::Monkey => {
@@ -512,13 +654,7 @@ impl FlipologyState {
                     }
                 }
             }
-            Step::Peek => {
-                for pos in 0..npos {
-                    if self.present(pos) && !self.rows[pos].up && !self.in_marks(pos) {
-                        out.push(pos as u32);
-                    }
-                }
-            }
+            Step::Peek => push_bits(out, self.peekable(), 0),
             Step::SunFlip => {
                 let mut m = self.marks;
                 let m = &mut m[..self.marks_len as usize];
@@ -530,11 +666,11 @@ impl FlipologyState {
             }
             Step::Rain => {
                 let s = self.rules.slots() * self.rain.max(0) as usize;
-                for pos in s..s + self.rules.slots() {
-                    if self.present(pos) {
-                        out.push(pos as u32);
-                    }
-                }
+                push_bits(
+                    out,
+                    self.present_mask() & range_mask(s..s + self.rules.slots()),
+                    0,
+                );
             }
             Step::None => {}
         }
@@ -551,7 +687,7 @@ impl FlipologyState {
         self.pile[card] -= 1;
         self.hands[seat][len] = HandCard {
             card: card as u8,
-            draw: self.draws,
+            draw: self.local_draw(self.draws),
         };
         self.hand_len[seat] += 1;
         self.draws = self.draws.saturating_add(1);
@@ -565,7 +701,7 @@ impl FlipologyState {
     /// In order from the start seat.
     fn order(&self) -> impl Iterator<Item = usize> {
         let (n, start) = (self.n(), self.start as usize);
-        (0..n).map(move |k| (start + k) % n)
+        (0..n).map(move |k| wrap(start + k, n))
     }
 
     fn next_deal(&mut self) {
@@ -605,9 +741,9 @@ impl FlipologyState {
             self.regrown[cur] = round;
         }
         // The next undecided seat after this one in the order from the start seat (no wrapping).
-        let k = (cur + n - start) % n;
+        let k = wrap(cur + n - start, n);
         if let Some(s) = (k + 1..n)
-            .map(|j| (start + j) % n)
+            .map(|j| wrap(start + j, n))
             .find(|&s| self.regrown[s] < 0)
         {
             self.current = s as u8;
@@ -616,7 +752,7 @@ impl FlipologyState {
         // Every decision is made: all given-back hands go into the pile together (interpretation 30).
         let mut first = None;
         for j in 0..n {
-            let s = (start + j) % n;
+            let s = wrap(start + j, n);
             if self.regrown[s] != round {
                 continue;
             }
@@ -672,10 +808,10 @@ impl FlipologyState {
         self.rows[pos] = Record {
             card: hc.card,
             known: 1 << seat,
-            up: false,
             origin: pos as u8,
             draw: hc.draw,
         };
+        self.set_up(pos, false);
         if column + 1 < row_len {
             return;
         }
@@ -685,14 +821,13 @@ impl FlipologyState {
             self.push_discard(Record {
                 card: hc.card,
                 known: 1 << seat,
-                up: false,
                 origin: LEFTOVER + seat as u8,
                 draw: hc.draw,
             });
             self.hands[seat][i] = HandCard::default();
         }
         self.hand_len[seat] = 0;
-        self.current = ((seat + 1) % self.n()) as u8;
+        self.current = self.next_seat(seat) as u8;
         if self.current == self.start {
             self.phase = Phase::Play;
             self.step = Step::Flip;
@@ -700,6 +835,10 @@ impl FlipologyState {
     }
 
     fn push_discard(&mut self, record: Record) {
+        debug_assert!(
+            (self.discard_len as usize) < MAX_DISCARD,
+            "MAX_DISCARD is a true bound"
+        );
         if let Some(slot) = self.discard.get_mut(self.discard_len as usize) {
             *slot = record;
             self.discard_len += 1;
@@ -711,19 +850,20 @@ impl FlipologyState {
     /// Turn the card at `pos` over; true if it turned face up. A face-up Cat flipped by an effect stays up.
     fn flip(&mut self, pos: usize, by_effect: bool) -> bool {
         let all = self.rules.all();
+        let up = self.is_up(pos);
         let Some(r) = self.rows.get_mut(pos) else {
             return false;
         };
         if !r.is_present() {
             return false;
         }
-        if !r.up {
-            r.up = true;
+        if !up {
             r.known = all;
+            self.set_up(pos, true);
             true
         } else {
             if !(by_effect && kind(r.card) == Kind::Cat) {
-                r.up = false;
+                self.set_up(pos, false);
             }
             false
         }
@@ -894,8 +1034,7 @@ impl FlipologyState {
                     self.marks_len += 1;
                 }
                 self.rows[a].known |= 1 << self.current;
-                let more = (0..self.positions())
-                    .any(|p| self.present(p) && !self.rows[p].up && !self.in_marks(p));
+                let more = self.peekable() != 0;
                 if self.marks_len == 3 || !more {
                     self.step = Step::SunFlip;
                 }
@@ -908,8 +1047,7 @@ impl FlipologyState {
             }
             Step::Rain => {
                 self.flip(a, true);
-                let n = self.n() as i8;
-                self.rain = (self.rain + 1) % n;
+                self.rain = self.next_seat(self.rain.max(0) as usize) as i8;
                 if self.rain == self.current as i8 {
                     self.end_turn();
                 }
@@ -925,10 +1063,14 @@ impl FlipologyState {
             return;
         }
         self.rows.swap(a, b);
+        let (up_a, up_b) = (self.is_up(a), self.is_up(b));
+        self.set_up(a, up_b);
+        self.set_up(b, up_a);
         let slots = self.rules.slots();
         for pos in [a, b] {
+            let up = self.is_up(pos);
             let r = &mut self.rows[pos];
-            if r.is_present() && !r.up {
+            if r.is_present() && !up {
                 r.known |= 1 << (pos / slots);
             }
         }
@@ -939,9 +1081,10 @@ impl FlipologyState {
     fn remove(&mut self, pos: usize) {
         let r = self.rows[pos];
         if r.card != CLEARING {
-            self.push_discard(Record { up: false, ..r });
+            self.push_discard(r);
         }
         self.rows[pos] = Record::clearing(self.rules.all());
+        self.set_up(pos, true);
         self.end_turn();
     }
 
@@ -956,7 +1099,7 @@ impl FlipologyState {
         if self.turn as u32 >= self.rules.turns() * self.n() as u32 {
             self.end_round();
         } else {
-            self.current = ((self.current as usize + 1) % self.n()) as u8;
+            self.current = self.next_seat(self.current as usize) as u8;
         }
     }
 
@@ -970,7 +1113,7 @@ impl FlipologyState {
                 }
             }
             for s in 0..self.n() {
-                self.total[s] += self.row_score(s);
+                self.total[s] += self.row_score(s) as i16;
             }
         }
         match self.rules.variant {
@@ -978,8 +1121,8 @@ impl FlipologyState {
             NATURE_VARIANT => {
                 let reached = self.total[..self.n()]
                     .iter()
-                    .any(|&t| t >= self.rules.target as i32);
-                if reached || self.round as u32 + 1 >= self.rules.max_rounds {
+                    .any(|&t| t as i32 >= self.rules.target as i32);
+                if reached || self.round as u32 + 1 >= self.rules.max_rounds as u32 {
                     self.game_over();
                 } else if self.hold_reset {
                     self.held = true;
@@ -1001,11 +1144,13 @@ impl FlipologyState {
     pub(crate) fn next_variant_round(&mut self) {
         let n = self.n();
         self.round += 1;
-        self.start = ((self.start as usize + 1) % n) as u8;
+        self.start = wrap(self.start as usize + 1, n) as u8;
+        self.deal_start = self.draws;
         self.pile = self.rules.deck();
         self.hands = [[HandCard::default(); MAX_HAND]; MAX_PLAYERS];
         self.hand_len = [0; MAX_PLAYERS];
         self.rows = [Record::NONE; MAX_POSITIONS];
+        self.up = 0;
         self.discard = [Record::NONE; MAX_DISCARD];
         self.discard_len = 0;
         self.used = 0;
@@ -1017,11 +1162,14 @@ impl FlipologyState {
     fn next_tree_round(&mut self) {
         let n = self.n();
         let start = self.start as usize;
-        let showing: Vec<i32> = (0..n).map(|s| self.showing(s)).collect();
-        let best = showing.iter().copied().max().unwrap_or(0);
+        let mut showing = [0i32; MAX_PLAYERS];
+        for (s, x) in showing.iter_mut().enumerate().take(n) {
+            *x = self.showing(s);
+        }
+        let best = showing[..n].iter().copied().max().unwrap_or(0);
         if showing[start] != best {
             if let Some(s) = (1..n)
-                .map(|k| (start + k) % n)
+                .map(|k| wrap(start + k, n))
                 .find(|&s| showing[s] == best)
             {
                 self.start = s as u8;
@@ -1055,11 +1203,15 @@ impl FlipologyState {
             totals.iter().copied().max()
         }
         .unwrap_or(0);
-        let candidates: Vec<usize> = (0..n).filter(|&s| totals[s] == best).collect();
-        let most = candidates.iter().map(|&s| self.types(s)).max().unwrap_or(0);
+        // The tied seats as a bitset; among several, the most types of animals win.
+        let candidates = (0..n)
+            .filter(|&s| totals[s] == best)
+            .fold(0u8, |m, s| m | 1 << s);
+        let seats = || (0..n).filter(move |&s| candidates & (1 << s) != 0);
+        let most = seats().map(|s| self.types(s)).max().unwrap_or(0);
         self.winners = 0;
-        for &s in &candidates {
-            if candidates.len() == 1 || self.types(s) == most {
+        for s in seats() {
+            if candidates.count_ones() == 1 || self.types(s) == most {
                 self.winners |= 1 << s;
             }
         }
@@ -1074,6 +1226,20 @@ impl FlipologyState {
             Phase::Play => self.apply_play(action),
             _ => {}
         }
+    }
+
+    /// The bitset of card ids left in the pile: the chance outcomes. Read eight counts at a time: this runs on
+    /// every chance step, the most frequent kind of step in a random game.
+    #[inline]
+    fn pile_mask(&self) -> u64 {
+        let mut bytes = [0u8; 32];
+        bytes[..NUM_CARDS].copy_from_slice(&self.pile);
+        let mut mask = 0u64;
+        for (i, chunk) in bytes.chunks_exact(8).enumerate() {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            mask |= (nonzero_bytes(word) as u64) << (8 * i);
+        }
+        mask
     }
 
     /// The deal and redeal are chance nodes; everything else but the end is a seat's decision.
@@ -1098,10 +1264,15 @@ impl State for FlipologyState {
 
     fn legal_actions(&self, out: &mut Vec<u32>) {
         out.clear();
+        let mut buf = ActionBuf::new();
         if self.is_chance() {
-            out.extend((0..NUM_CARDS as u32).filter(|&c| self.pile[c as usize] > 0));
+            push_bits(&mut buf, self.pile_mask(), 0);
         } else {
-            self.legal_decisions(out);
+            self.legal_decisions(&mut buf);
+        }
+        out.extend(buf.as_slice().iter().map(|&a| a as u32));
+        // Every list is generated in ascending order without repeats; sort only if that ever fails.
+        if !out.is_sorted_by(|a, b| a < b) {
             out.sort_unstable();
             out.dedup();
         }
@@ -1110,10 +1281,12 @@ impl State for FlipologyState {
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>) {
         out.clear();
         if self.is_chance() {
+            let mut ids = ActionBuf::new();
+            push_bits(&mut ids, self.pile_mask(), 0);
             out.extend(
-                (0..NUM_CARDS)
-                    .filter(|&c| self.pile[c] > 0)
-                    .map(|c| (c as u32, self.pile[c] as u64)),
+                ids.as_slice()
+                    .iter()
+                    .map(|&c| (c as u32, self.pile[c as usize] as u64)),
             );
         }
     }
@@ -1164,7 +1337,7 @@ impl State for FlipologyState {
             *o = if self.phase == Phase::Over {
                 self.total[s] as f64
             } else {
-                (self.total[s] + self.row_score(s)) as f64
+                (self.total[s] as i32 + self.row_score(s)) as f64
             };
         }
     }
@@ -1207,7 +1380,7 @@ impl State for FlipologyState {
         let sign = if self.moon_up() { -1.0 } else { 1.0 };
         let mut scores = [0f64; MAX_PLAYERS];
         for (s, x) in scores.iter_mut().enumerate().take(n) {
-            *x = sign * (self.total[s] + self.row_score(s)) as f64;
+            *x = sign * (self.total[s] as i32 + self.row_score(s)) as f64;
         }
         let best = scores[..n].iter().copied().fold(f64::MIN, f64::max);
         let mut sum = 0.0;
