@@ -115,5 +115,45 @@ fn flipology(c: &mut Criterion) {
     }
 }
 
+/// Clone of each game's bare state (next to `{id}/clone` above, the same clone through the registry's
+/// `AnyState`), and the sizes
+/// of every state type and of `AnyState` (the registry enum is as large as its largest variant).
+fn clone_sizes(c: &mut Criterion) {
+    use meeplex_engine::registry::AnyState;
+    use std::mem::size_of;
+
+    fn bare<S: Clone>(c: &mut Criterion, name: &str, s: &S) {
+        c.bench_function(name, |b| {
+            b.iter_batched_ref(
+                || s.clone(),
+                |s| black_box(s.clone()),
+                BatchSize::SmallInput,
+            )
+        });
+    }
+
+    println!("AnyState: {} bytes", size_of::<AnyState>());
+    let mut scratch = Scratch::default();
+    for id in GAME_IDS {
+        let game = AnyGame::new(id, &Params::new()).expect("default parameters");
+        let mut mid = game.new_initial_state();
+        random_playout(&mut mid, &mut Rng::new(7), &mut scratch, 200);
+        let name = format!("{id}/clone_bare");
+        #[allow(unreachable_patterns)]
+        let size = match &mid {
+            AnyState::FlipCity(s) => (bare(c, &name, s), size_of_val(s)).1,
+            AnyState::FlipFamily(s) => (bare(c, &name, s), size_of_val(s)).1,
+            AnyState::FlipPickTowers(s) => (bare(c, &name, s), size_of_val(s)).1,
+            AnyState::Flipology(s) => (bare(c, &name, s), size_of_val(s)).1,
+            _ => 0,
+        };
+        println!(
+            "{id}: bare state {size} bytes, AnyState {} bytes",
+            size_of_val(&mid)
+        );
+    }
+}
+
 criterion_group!(benches, playouts, flipology);
-criterion_main!(benches);
+criterion_group!(sizes, clone_sizes);
+criterion_main!(benches, sizes);

@@ -1040,7 +1040,7 @@ fn resample_redraws_hidden_picks_in_seat_order() {
         assert_eq!(twin.seats[1].pick as u64, check.below(3));
         // Out of the pick step a resample is a clone and draws nothing.
         let mut rng = Rng::new(seed);
-        let mut done = s.clone();
+        let mut done = *s;
         done.apply_action(PICK3).unwrap();
         assert_eq!(done.resample_from_infostate(1, &mut rng), done);
         assert_eq!(rng, Rng::new(seed));
@@ -1064,12 +1064,18 @@ fn clone_shares_the_sheet() {
             s.apply_unchecked(a);
         }
     }
-    let t = s.clone();
+    let t = s; // a plain `Copy` value: cloning is a memcpy
     assert!(std::ptr::eq(s.sheet(), t.sheet()));
-    assert!(std::ptr::eq(s.sheet(), &*g.config().sheet));
+    assert!(std::ptr::eq(s.sheet(), &g.config().sheet));
     assert_eq!(s, t);
-    // The state itself is a fixed-size value: the sheet is not in it.
-    assert!(std::mem::size_of::<FlipPickTowersState>() < 2048);
+    // The state itself is a fixed-size value with no heap data: the sheet is not in it. Each seat's grid is 7 bit
+    // planes of the largest grid (192 cells), so 6 seats cost 1008 bytes at the contract's maxima.
+    fn is_copy<T: Copy>() {}
+    is_copy::<FlipPickTowersState>();
+    assert!(std::mem::size_of::<FlipPickTowersState>() <= 1288);
+    // One interned configuration per parameter set.
+    let again = FlipPickTowersGame::new(&Params::new()).unwrap();
+    assert!(std::ptr::eq(g.config(), again.config()));
 }
 
 fn custom_sheet() -> String {
@@ -1446,5 +1452,46 @@ fn garbage_states_never_panic() {
                 assert!(steps <= g.max_game_length());
             }
         }
+    }
+}
+
+#[test]
+fn notation_folds_any_white_space() {
+    // §8: the reader is as relaxed as Flip City's: case, surrounding white space and every run of inner white
+    // space (spaces, tabs, newlines, in any mix) are folded; the writer stays canonical (single spaces).
+    const RUNS: [&str; 5] = ["\t", "\n", " \t ", "\r\n", "  \t\n  "];
+    let g = game(3, &[("dragon_per_card", ParamValue::Bool(true))]);
+    let mut seen_spaced = [false; 2]; // a chance text and a decision text with inner spaces
+    for seed in 0..4u64 {
+        let mut s = g.new_initial_state();
+        let mut rng = Rng::new(seed);
+        let mut scratch = Scratch::default();
+        let mut k = 0usize;
+        while let Some(a) = random_action(&s, &mut rng, &mut scratch) {
+            for x in legal(&s) {
+                let t = s.action_to_string(x).unwrap();
+                assert!(!t.contains("  ") && t.trim() == t && !t.contains(['\t', '\n']));
+                let mut relaxed = String::from(RUNS[k % RUNS.len()]);
+                for (i, word) in t.split(' ').enumerate() {
+                    if i > 0 {
+                        relaxed.push_str(RUNS[(k + i) % RUNS.len()]);
+                    }
+                    relaxed.push_str(&word.to_uppercase());
+                }
+                relaxed.push_str(RUNS[(k + 3) % RUNS.len()]);
+                k += 1;
+                assert_eq!(s.string_to_action(&relaxed).unwrap(), x, "{relaxed:?}");
+                if t.contains(' ') {
+                    seen_spaced[(s.current_player() != CHANCE) as usize] = true;
+                }
+            }
+            s.apply_action(a).unwrap();
+        }
+    }
+    assert_eq!(seen_spaced, [true, true]);
+    // White space never joins or splits a word: these still do not parse.
+    let s = g.new_initial_state();
+    for bad in ["de al 1", "deal\u{0}1", "deal_1", "deal\t\t", ""] {
+        assert!(s.string_to_action(bad).is_err(), "{bad:?}");
     }
 }

@@ -1,11 +1,13 @@
 //! Flip Pick Towers: the flip-and-write castle game (docs/rules/flip_pick_towers.md).
 //!
 //! The castle sheet, the cards' resources and the scoring cards are data (`sheet.rs`, §3): a game parses its
-//! sheet once and shares it with every state through an `Arc<Config>`, so a state is the game's dynamic facts
-//! only (per seat, fixed-size arrays sized for the largest sheet §3 allows: 16 x 12 cells, 32 stall columns)
-//! and cloning it never copies the sheet. Royal scoring cards are expressions of a small language
+//! sheet once into a `Config` that is interned for the life of the process (one per distinct parameter set,
+//! see [`intern`]), and every state holds a `&'static` to it. A state is the game's dynamic facts only, in
+//! fixed-size arrays sized for the largest sheet §3 allows (16 x 12 cells, 32 stall columns, 6 seats), with no
+//! heap data: it is `Copy`, and cloning it is a memcpy that never copies the sheet. Royal scoring cards are expressions of a small language
 //! (`royal.rs`, §3.2). The only hidden information is the picks made this turn before every seat has picked.
 
+pub mod bits;
 mod notation;
 mod observation;
 pub mod pyjson;
@@ -20,7 +22,9 @@ pub use state::{Deco, FlipPickTowersState, Seat, Step, Task};
 use crate::error::invalid;
 use crate::params::{get_bool, get_int, normalise, ParamSpec, ParamValue, Params};
 use crate::{Game, Result};
-use std::sync::Arc;
+use bits::{Cells, Deck};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 pub const ID: &str = "flip_pick_towers";
 pub const MAX_PLAYERS: usize = 6;
@@ -60,8 +64,62 @@ pub struct Config {
     pub garden_towers: bool,
     /// The solo target's shape: 0 diamond, 1 star, 2 rosette.
     pub shape: usize,
-    pub sheet: Arc<Sheet>,
+    pub sheet: Sheet,
     pub params: Params,
+    /// Cell sets and the full deck derived from the sheet, for the rules' hot paths.
+    pub masks: Masks,
+}
+
+/// Sets of cell ids derived from the sheet (ids `0..N`, row-major; ids past `N` are in none of them).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Masks {
+    /// The cells that exist (`bottom[c] <= r <= top[c]`).
+    pub exists: Cells,
+    /// The bottom cell of each tower column: a foundation lies under it.
+    pub tower_bottom: Cells,
+    /// The existing cells not in column 0, and not in the last column.
+    pub not_first_col: Cells,
+    pub not_last_col: Cells,
+    /// `full_deck` as a packed deck.
+    pub full_deck: Deck,
+}
+
+impl Masks {
+    pub fn new(sh: &Sheet) -> Masks {
+        let mut m = Masks {
+            exists: Cells::NONE,
+            tower_bottom: Cells::NONE,
+            not_first_col: Cells::NONE,
+            not_last_col: Cells::NONE,
+            full_deck: Deck::from_counts(&sh.full_deck),
+        };
+        for r in 0..sh.rows {
+            for c in 0..sh.cols {
+                let id = r * sh.cols + c;
+                let exists = sh.exists(r, c);
+                m.exists.put(id, exists);
+                m.tower_bottom
+                    .put(id, exists && sh.tower[c] && r == sh.bottom[c]);
+                m.not_first_col.put(id, c > 0);
+                m.not_last_col.put(id, c + 1 < sh.cols);
+            }
+        }
+        m
+    }
+}
+
+/// The one `Config` of a parameter set, for the life of the process. A `Config` is immutable and fully
+/// determined by its normalised parameters (the sheet is one of them), so equal parameters share one; states
+/// hold a `&'static Config` (no reference count to touch on clone or drop). Each distinct parameter set is
+/// kept once: the memory is bounded by the number of distinct games a process makes.
+pub fn intern(cfg: Config) -> &'static Config {
+    static TABLE: OnceLock<Mutex<HashMap<String, &'static Config>>> = OnceLock::new();
+    let key = format!("{:?}", cfg.params);
+    let mut table = TABLE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    table.entry(key).or_insert_with(|| Box::leak(Box::new(cfg)))
 }
 
 impl std::fmt::Debug for Config {
@@ -93,7 +151,7 @@ impl Config {
 
 #[derive(Clone, Debug)]
 pub struct FlipPickTowersGame {
-    cfg: Arc<Config>,
+    cfg: &'static Config,
 }
 
 impl FlipPickTowersGame {
@@ -142,21 +200,23 @@ impl FlipPickTowersGame {
         let mut params = p;
         params.insert("sheet".into(), ParamValue::Str(sheet_value));
         params.insert("target".into(), ParamValue::Str(target));
+        let sheet = Sheet::clone(&sheet);
         Ok(FlipPickTowersGame {
-            cfg: Arc::new(Config {
+            cfg: intern(Config {
                 players,
                 competitive,
                 dragon_per_card: get_bool(&params, "dragon_per_card"),
                 garden_towers: get_bool(&params, "garden_towers"),
                 shape,
+                masks: Masks::new(&sheet),
                 sheet,
                 params,
             }),
         })
     }
 
-    pub fn config(&self) -> &Arc<Config> {
-        &self.cfg
+    pub fn config(&self) -> &'static Config {
+        self.cfg
     }
 }
 
@@ -188,14 +248,14 @@ impl Game for FlipPickTowersGame {
     }
 
     fn observation_shape(&self) -> Vec<usize> {
-        vec![observation::len(&self.cfg)]
+        vec![observation::len(self.cfg)]
     }
 
     fn new_initial_state(&self) -> FlipPickTowersState {
-        FlipPickTowersState::new(self.cfg.clone())
+        FlipPickTowersState::new(self.cfg)
     }
 
     fn deserialize_state(&self, text: &str) -> Result<(FlipPickTowersState, Vec<u32>)> {
-        serial::deserialize(&self.cfg, text)
+        serial::deserialize(self.cfg, text)
     }
 }

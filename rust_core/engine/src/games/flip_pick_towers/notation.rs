@@ -70,10 +70,10 @@ pub fn action_to_string(s: &FlipPickTowersState, action: u32) -> Result<String> 
     })
 }
 
-/// ASCII lower case, surrounding spaces dropped, runs of inner spaces folded to one (§8: "spaces", U+0020 only).
+/// ASCII lower case, surrounding white space dropped and each inner run of white space (spaces, tabs,
+/// newlines, any Unicode white space, as Flip City's reader) folded to one space (§8).
 fn normalise(text: &str) -> String {
-    text.split(' ')
-        .filter(|w| !w.is_empty())
+    text.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
         .to_ascii_lowercase()

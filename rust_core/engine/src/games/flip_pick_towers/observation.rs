@@ -41,7 +41,7 @@ pub fn write(st: &FlipPickTowersState, p: usize, out: &mut [f32]) {
         let s = (p + k) % n;
         let seat = &st.seats[s];
         for id in 0..sh.cells() {
-            let v = seat.grid[id];
+            let v = seat.cell(sh, id);
             let o = &mut out[i..i + PER_CELL];
             if cell::is_floor(v) {
                 o[0] = 1.0;
@@ -65,18 +65,18 @@ pub fn write(st: &FlipPickTowersState, p: usize, out: &mut [f32]) {
             i += PER_CELL;
         }
         for j in 0..sh.stall_columns() {
-            out[i] = seat.stalls[j] as f32;
+            out[i] = seat.stall(j) as f32;
             i += 1;
         }
         for c in 0..5 {
-            out[i + c] = seat.gained[c] as f32;
-            out[i + 5 + c] = seat.used[c] as f32;
+            out[i + c] = seat.gained(c) as f32;
+            out[i + 5 + c] = seat.used(c) as f32;
         }
         i += 10;
         out[i] = seat.crest as f32;
         out[i + 1] = seat.round_scores[0] as f32;
         out[i + 2] = seat.round_scores[1] as f32;
-        out[i + 3] = (seat.roof >= 0) as u8 as f32;
+        out[i + 3] = (seat.roof() >= 0) as u8 as f32;
         out[i + 4] = (seat.pick >= 0) as u8 as f32;
         if seat.pick >= 0 && !pick_hidden(st, s, Some(p)) {
             out[i + 5 + (seat.pick as usize).min(2)] = 1.0;
@@ -93,7 +93,7 @@ pub fn write(st: &FlipPickTowersState, p: usize, out: &mut [f32]) {
         i += 25;
     }
     for k in 0..NUM_KINDS {
-        out[i + k] = st.deck[k] as f32;
+        out[i + k] = st.deck.get(k) as f32;
     }
     i += NUM_KINDS;
     let m = sh.cards.len();
@@ -263,20 +263,20 @@ pub fn text(st: &FlipPickTowersState, viewer: Option<usize>) -> String {
         let stalls: Vec<String> = (0..4)
             .map(|r| {
                 let cols: Vec<String> = (sh.stall_first[r]..sh.stall_first[r + 1])
-                    .map(|j| format!("{}/{}", seat.stalls[j], sh.stall_boxes[j]))
+                    .map(|j| format!("{}/{}", seat.stall(j), sh.stall_boxes[j]))
                     .collect();
                 format!("{} {}", FILE_RESOURCES[r], cols.join(" "))
             })
             .collect();
         let creatures: Vec<String> = (0..5)
-            .map(|c| format!("{} {}+{}", CREATURE_NAMES[c], seat.gained[c], seat.used[c]))
+            .map(|c| format!("{} {}+{}", CREATURE_NAMES[c], seat.gained(c), seat.used(c)))
             .collect();
         t.push_str(&format!(
             "seat {s}: crest {} scores {:?} pick {pick}{}\n  stalls: {}\n  creatures: {}\n",
             seat.crest,
             seat.round_scores,
-            if seat.roof >= 0 {
-                format!(" roof {}", cell_text(sh.cols, seat.roof as usize))
+            if seat.roof() >= 0 {
+                format!(" roof {}", cell_text(sh.cols, seat.roof() as usize))
             } else {
                 String::new()
             },
@@ -285,7 +285,7 @@ pub fn text(st: &FlipPickTowersState, viewer: Option<usize>) -> String {
         ));
         for r in (0..sh.rows).rev() {
             let row: Vec<String> = (0..sh.cols)
-                .map(|c| format!("{:>4}", grid_token(seat.grid[r * sh.cols + c])))
+                .map(|c| format!("{:>4}", grid_token(seat.cell(sh, r * sh.cols + c))))
                 .collect();
             t.push_str(&format!("  {:>2} {}\n", r + 1, row.join("")));
         }

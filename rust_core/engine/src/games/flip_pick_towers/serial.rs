@@ -1,8 +1,9 @@
 //! Canonical JSON of a whole state and its strict reader (docs/rules/flip_pick_towers.md §10).
 
+use super::bits::Deck;
 use super::observation::grid_token;
 use super::pyjson::{self, J};
-use super::sheet::{DECK_SIZE, NUM_KINDS};
+use super::sheet::{DECK_SIZE, MAX_CELLS, NUM_KINDS};
 use super::state::{
     cell, Deco, FlipPickTowersState, Seat, Step, Task, BWCA, DERWEN, JIJI, MAB, SOSBAN,
 };
@@ -10,7 +11,6 @@ use super::{Config, ID};
 use crate::error::{invalid, Result};
 use crate::params::{params_to_json, ParamValue};
 use serde_json::{json, Value};
-use std::sync::Arc;
 
 const VERSION: i64 = 1;
 
@@ -56,20 +56,24 @@ pub fn serialize(s: &FlipPickTowersState, history: &[u32]) -> String {
             let grid: Vec<Vec<String>> = (0..sh.rows)
                 .map(|r| {
                     (0..sh.cols)
-                        .map(|c| grid_token(seat.grid[r * sh.cols + c]))
+                        .map(|c| grid_token(seat.cell(sh, r * sh.cols + c)))
                         .collect()
                 })
                 .collect();
             let stalls: Vec<Vec<u8>> = (0..4)
-                .map(|r| seat.stalls[sh.stall_first[r]..sh.stall_first[r + 1]].to_vec())
+                .map(|r| {
+                    (sh.stall_first[r]..sh.stall_first[r + 1])
+                        .map(|j| seat.stall(j))
+                        .collect()
+                })
                 .collect();
-            let creatures: Vec<[u8; 2]> = (0..5).map(|c| [seat.gained[c], seat.used[c]]).collect();
+            let creatures: Vec<[u8; 2]> = (0..5).map(|c| [seat.gained(c), seat.used(c)]).collect();
             json!({
                 "creatures": creatures,
                 "crest": seat.crest,
                 "grid": grid,
                 "pick": seat.pick,
-                "roof": seat.roof,
+                "roof": seat.roof(),
                 "round_scores": seat.round_scores,
                 "stalls": stalls,
             })
@@ -78,7 +82,7 @@ pub fn serialize(s: &FlipPickTowersState, history: &[u32]) -> String {
     json!({
         "bean_height": s.bean_height,
         "decoration": name_of(&DECOS, s.decoration),
-        "deck": s.deck.to_vec(),
+        "deck": s.deck.counts().to_vec(),
         "delta": s.delta,
         "display": s.display[..s.display_len as usize].to_vec(),
         "dragons_left": s.dragons_left,
@@ -223,7 +227,7 @@ fn parse_token(t: &str) -> Option<u8> {
     })
 }
 
-pub fn deserialize(cfg: &Arc<Config>, text: &str) -> Result<(FlipPickTowersState, Vec<u32>)> {
+pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(FlipPickTowersState, Vec<u32>)> {
     let root = match pyjson::parse(text) {
         Ok(j) => j,
         Err(e) => return bad(format!("not valid JSON: {e}")),
@@ -281,7 +285,7 @@ pub fn deserialize(cfg: &Arc<Config>, text: &str) -> Result<(FlipPickTowersState
         .map(|a| a as u32)
         .collect();
 
-    let mut st = FlipPickTowersState::new(cfg.clone());
+    let mut st = FlipPickTowersState::new(cfg);
     st.step = o.word("step", &STEPS)?;
     st.task = o.word("task", &TASKS)?;
     st.decoration = o.word("decoration", &DECOS)?;
@@ -319,11 +323,12 @@ pub fn deserialize(cfg: &Arc<Config>, text: &str) -> Result<(FlipPickTowersState
     if deck.len() != NUM_KINDS {
         return bad(format!("deck must hold {NUM_KINDS} counts"));
     }
+    let mut counts = [0u8; NUM_KINDS];
     for (k, v) in ints(deck, 0, DECK_SIZE as i64, "deck")?
         .into_iter()
         .enumerate()
     {
-        st.deck[k] = v as u8;
+        counts[k] = v as u8;
     }
     let display = o.list("display")?;
     if display.len() > 3 {
@@ -345,11 +350,12 @@ pub fn deserialize(cfg: &Arc<Config>, text: &str) -> Result<(FlipPickTowersState
             .iter()
             .filter(|&&d| d as usize == k)
             .count() as u32;
-        if st.deck[k] as u32 + shown > sh.full_deck[k] as u32 {
+        if counts[k] as u32 + shown > sh.full_deck[k] as u32 {
             return bad(format!("more cards of kind {k} than the deck has"));
         }
-        total += st.deck[k] as u32;
+        total += counts[k] as u32;
     }
+    st.deck = Deck::from_counts(&counts);
     if total + st.display_len as u32 != DECK_SIZE - 3 * st.turn as u32 {
         return bad("deck and display do not add up to 63 - 3 x turn");
     }
@@ -372,7 +378,7 @@ pub fn deserialize(cfg: &Arc<Config>, text: &str) -> Result<(FlipPickTowersState
 
     check_consistency(&st)?;
 
-    let mut settled = st.clone();
+    let mut settled = st;
     settled.settle();
     if settled != st {
         return bad("not settled: the automatic steps (§5.3) would change it");
@@ -398,7 +404,7 @@ fn read_seat(cfg: &Config, j: &J) -> Result<Seat> {
     let mut seat = Seat::new(sh);
     seat.crest = o.int("crest", 0, 3)? as u8;
     seat.pick = o.int("pick", -1, 2)? as i8;
-    seat.roof = o.int("roof", -1, sh.cells() as i64 - 1)? as i16;
+    seat.set_roof(o.int("roof", -1, sh.cells() as i64 - 1)? as i16);
     let rs = o.list("round_scores")?;
     if rs.len() != 2 {
         return bad("round_scores must hold 2 ints");
@@ -418,8 +424,7 @@ fn read_seat(cfg: &Config, j: &J) -> Result<Seat> {
         if pair[0] + pair[1] > spaces {
             return bad("a creature's gained + used exceeds its X spaces");
         }
-        seat.gained[c] = pair[0] as u8;
-        seat.used[c] = pair[1] as u8;
+        seat.set_creature(c, pair[0] as u8, pair[1] as u8);
     }
     let stalls = o.list("stalls")?;
     if stalls.len() != 4 {
@@ -433,14 +438,18 @@ fn read_seat(cfg: &Config, j: &J) -> Result<Seat> {
         };
         for (k, v) in list.iter().enumerate() {
             let j = lo + k;
-            seat.stalls[j] = int_in(v, 0, sh.stall_boxes[j] as i64, "stalls", "fills")? as u8;
+            seat.set_stall(
+                j,
+                int_in(v, 0, sh.stall_boxes[j] as i64, "stalls", "fills")? as u8,
+            );
         }
     }
-    let grid = o.list("grid")?;
-    if grid.len() != sh.rows {
+    let rows = o.list("grid")?;
+    if rows.len() != sh.rows {
         return bad(format!("grid must hold {} rows", sh.rows));
     }
-    for (r, row) in grid.iter().enumerate() {
+    let mut grid = [cell::NONE_CELL; MAX_CELLS];
+    for (r, row) in rows.iter().enumerate() {
         let row = match row.as_arr() {
             Some(row) if row.len() == sh.cols => row,
             _ => return bad(format!("every grid row must hold {} tokens", sh.cols)),
@@ -452,21 +461,21 @@ fn read_seat(cfg: &Config, j: &J) -> Result<Seat> {
             if (v == cell::NONE_CELL) == sh.exists(r, c) {
                 return bad("'#' must mark exactly the cells the sheet does not have");
             }
-            seat.grid[r * sh.cols + c] = v;
+            grid[r * sh.cols + c] = v;
+            seat.set_cell(r * sh.cols + c, v);
         }
     }
     // Banners in whole pairs; beanstalks only as the bottom run of a garden column.
     let cols = sh.cols;
     for r in 0..sh.rows {
         for c in 0..cols {
-            let v = seat.grid[r * cols + c];
-            if v == cell::BANNER_TOP
-                && (r == 0 || seat.grid[(r - 1) * cols + c] != cell::BANNER_BOTTOM)
+            let v = grid[r * cols + c];
+            if v == cell::BANNER_TOP && (r == 0 || grid[(r - 1) * cols + c] != cell::BANNER_BOTTOM)
             {
                 return bad("a banner's top half without its bottom half below");
             }
             if v == cell::BANNER_BOTTOM
-                && (r + 1 >= sh.rows || seat.grid[(r + 1) * cols + c] != cell::BANNER_TOP)
+                && (r + 1 >= sh.rows || grid[(r + 1) * cols + c] != cell::BANNER_TOP)
             {
                 return bad("a banner's bottom half without its top half above");
             }
@@ -474,16 +483,16 @@ fn read_seat(cfg: &Config, j: &J) -> Result<Seat> {
     }
     for c in 0..cols {
         let run = (sh.bottom[c]..=sh.top[c])
-            .take_while(|&r| seat.grid[r * cols + c] == cell::BEANSTALK)
+            .take_while(|&r| grid[r * cols + c] == cell::BEANSTALK)
             .count();
         let all = (0..sh.rows)
-            .filter(|&r| seat.grid[r * cols + c] == cell::BEANSTALK)
+            .filter(|&r| grid[r * cols + c] == cell::BEANSTALK)
             .count();
         if all > 0 && (sh.tower[c] || run != all || run > sh.beanstalk_points.len()) {
             return bad("beanstalk cells must be one run from the bottom of a garden column");
         }
     }
-    if seat.roof >= 0 && seat.grid[seat.roof as usize] != cell::ROOF {
+    if seat.roof() >= 0 && grid[seat.roof() as usize] != cell::ROOF {
         return bad("the roof cell named by roof must hold R0");
     }
     Ok(seat)
@@ -505,7 +514,7 @@ fn check_consistency(st: &FlipPickTowersState) -> Result<()> {
         && st.bean_height == 0;
     match st.step {
         Step::Deal => {
-            if display != 0 || st.deck != sh.full_deck || st.round != 1 || st.turn != 0 {
+            if display != 0 || st.deck != cfg.masks.full_deck || st.round != 1 || st.turn != 0 {
                 return bad("the deal step comes before anything else");
             }
         }
@@ -544,7 +553,7 @@ fn check_consistency(st: &FlipPickTowersState) -> Result<()> {
         if !ok {
             return bad(format!("seat {s}'s pick does not fit the step"));
         }
-        if x.roof >= 0 && (st.step != Step::Sketch || s > seat) {
+        if x.roof() >= 0 && (st.step != Step::Sketch || s > seat) {
             return bad(format!(
                 "seat {s} has a roof of this turn outside its sketch"
             ));
@@ -575,7 +584,7 @@ fn check_consistency(st: &FlipPickTowersState) -> Result<()> {
         if st.task == Task::Magic && st.magic != -1 {
             return bad("magic chosen while the magic task is pending");
         }
-        if st.magic >= 0 && x.used[st.magic as usize] == 0 {
+        if st.magic >= 0 && x.used(st.magic as usize) == 0 {
             return bad("magic of a creature never used");
         }
         if (st.magic == BWCA || st.magic == SOSBAN) && f > 8 {

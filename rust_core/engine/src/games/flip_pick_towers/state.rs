@@ -1,15 +1,16 @@
 //! The state of a Flip Pick Towers game and its rules of play (docs/rules/flip_pick_towers.md §4-7).
 //!
-//! The sheet is static data behind the game's `Arc<Config>`; a state holds a pointer to it and, per seat,
-//! fixed-size arrays sized for the largest sheet §3 allows (16 x 12 cells, 32 stall columns). Entries past the
-//! sheet's sizes and past a list's length stay at their defaults, so the derived equality compares live data
-//! only. Cloning copies the arrays and bumps the `Arc`'s count: it never copies the sheet.
+//! The sheet is static data behind the game's interned `&'static Config`; a state holds that pointer and, per
+//! seat, fixed-size values sized for the largest sheet §3 allows (16 x 12 cells, 32 stall columns): the grid
+//! as seven bit planes (a 7-bit code per cell, so that the cell sets of §6 are a few word operations), stall
+//! fills and creature marks four bits each. Entries past the sheet's sizes and past a list's length stay at
+//! their defaults, so the derived equality compares live data only. The state is `Copy`: cloning is a memcpy.
 
+use super::bits::{Cells, Deck};
 use super::royal::{clamp, Castle, Royal};
 use super::sheet::{Sheet, MAX_CELLS, MAX_STALL_COLUMNS, NUM_KINDS};
 use super::{Config, MAX_PLAYERS};
 use crate::{ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
-use std::sync::Arc;
 
 /// Cell values of a seat's grid.
 pub mod cell {
@@ -134,43 +135,222 @@ impl Deco {
     }
 }
 
+/// The grid's bit planes: a cell's 7-bit code is `k + 8 s` with `k = 0` for a cell that is not a floor and
+/// `k = 1 + content` for a floor, and `s` the floor's stability, or for any other cell its value in [`cell`]
+/// (0 empty .. 5 beanstalk, 6..9 a roof with 0..3 flags). Plane `i` holds bit `i` of every cell's code; a cell
+/// that does not exist is all zero (read back as `NONE_CELL` through the sheet).
+const PLANES: usize = 7;
+const NO_ROOF: u8 = 0xFF;
+
 /// One seat's sheet and markers.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Seat {
-    pub grid: [u8; MAX_CELLS],
-    pub stalls: [u8; MAX_STALL_COLUMNS],
-    pub gained: [u8; 5],
-    pub used: [u8; 5],
+    planes: [Cells; PLANES],
+    /// Stall column fills (0..9), four bits each.
+    stalls: [u8; MAX_STALL_COLUMNS / 2],
+    /// Per creature: gained in the low four bits, used in the high four.
+    creatures: [u8; 5],
     pub crest: u8,
     /// -1 or a display slot.
     pub pick: i8,
-    /// -1 or the cell of the first roof this seat added this turn.
-    pub roof: i16,
+    /// `NO_ROOF` or the cell of the first roof this seat added this turn.
+    roof: u8,
     pub round_scores: [i32; 2],
 }
 
+/// The 7-bit code of a cell value of [`cell`] (`NONE_CELL` is 0, like an empty cell).
+#[inline]
+fn code_of(v: u8) -> u8 {
+    if cell::is_floor(v) {
+        1 + cell::content(v) + 8 * cell::stability(v)
+    } else if v < cell::FLOOR {
+        8 * v
+    } else {
+        0
+    }
+}
+
+/// The cell value of a 7-bit code.
+#[inline]
+fn decode(code: u8) -> u8 {
+    let (k, s) = (code & 7, code >> 3);
+    if k == 0 {
+        s
+    } else {
+        cell::floor(s, k - 1)
+    }
+}
+
 impl Seat {
-    pub fn new(sheet: &Sheet) -> Seat {
-        let mut grid = [0u8; MAX_CELLS];
-        for r in 0..sheet.rows {
-            for c in 0..sheet.cols {
-                grid[r * sheet.cols + c] = if sheet.exists(r, c) {
-                    cell::EMPTY
-                } else {
-                    cell::NONE_CELL
-                };
-            }
-        }
+    pub fn new(_sheet: &Sheet) -> Seat {
         Seat {
-            grid,
-            stalls: [0; MAX_STALL_COLUMNS],
-            gained: [0; 5],
-            used: [0; 5],
+            planes: [Cells::NONE; PLANES],
+            stalls: [0; MAX_STALL_COLUMNS / 2],
+            creatures: [0; 5],
             crest: 0,
             pick: -1,
-            roof: -1,
+            roof: NO_ROOF,
             round_scores: [0; 2],
         }
+    }
+
+    /// The value (in [`cell`] terms) of cell `id`, `NONE_CELL` where the sheet has no cell.
+    #[inline]
+    pub fn cell(&self, sh: &Sheet, id: usize) -> u8 {
+        if id >= sh.cells() || !sh.exists(id / sh.cols, id % sh.cols) {
+            return cell::NONE_CELL;
+        }
+        let mut code = 0u8;
+        for (i, p) in self.planes.iter().enumerate() {
+            code |= (p.has(id) as u8) << i;
+        }
+        decode(code)
+    }
+
+    /// Set cell `id` to a value of [`cell`] (`NONE_CELL` clears it).
+    #[inline]
+    pub fn set_cell(&mut self, id: usize, v: u8) {
+        let code = code_of(v);
+        for (i, p) in self.planes.iter_mut().enumerate() {
+            p.put(id, (code >> i) & 1 != 0);
+        }
+    }
+
+    /// The whole grid as cell values, `rows x C` of them, row-major (the rest `NONE_CELL`).
+    pub fn grid(&self, sh: &Sheet) -> [u8; MAX_CELLS] {
+        let mut g = [cell::NONE_CELL; MAX_CELLS];
+        let mut id = 0;
+        for r in 0..sh.rows {
+            for c in 0..sh.cols {
+                if sh.bottom[c] <= r && r <= sh.top[c] {
+                    let (w, b) = (id >> 6, id & 63);
+                    let mut code = 0u8;
+                    for (i, p) in self.planes.iter().enumerate() {
+                        code |= (((p.0[w] >> b) & 1) as u8) << i;
+                    }
+                    g[id] = decode(code);
+                }
+                id += 1;
+            }
+        }
+        g
+    }
+
+    /// The cells whose code's low three bits (`k`) equal `k`.
+    #[inline]
+    fn k_is(&self, k: u8) -> Cells {
+        let p = &self.planes;
+        let bit = |i: usize| if (k >> i) & 1 != 0 { p[i] } else { !p[i] };
+        bit(0) & bit(1) & bit(2)
+    }
+
+    /// The cells whose code's high four bits (`s`) equal `s`.
+    #[inline]
+    fn s_is(&self, s: u8) -> Cells {
+        let p = &self.planes;
+        let bit = |i: usize| {
+            if (s >> i) & 1 != 0 {
+                p[3 + i]
+            } else {
+                !p[3 + i]
+            }
+        };
+        bit(0) & bit(1) & bit(2) & bit(3)
+    }
+
+    /// Floors (of any content).
+    #[inline]
+    pub fn floors(&self) -> Cells {
+        self.planes[0] | self.planes[1] | self.planes[2]
+    }
+
+    /// Existing empty cells.
+    #[inline]
+    pub fn empty(&self, exists: Cells) -> Cells {
+        let p = &self.planes;
+        exists & !(p[0] | p[1] | p[2] | p[3] | p[4] | p[5] | p[6])
+    }
+
+    /// Floors holding `content`.
+    #[inline]
+    pub fn floors_with(&self, content: u8) -> Cells {
+        self.k_is(1 + content)
+    }
+
+    /// Cells that are not floors and hold the value `v` (< `cell::FLOOR`, not empty).
+    #[inline]
+    pub fn cells_of(&self, v: u8) -> Cells {
+        self.k_is(0) & self.s_is(v)
+    }
+
+    /// Floors of stability greater than `v` (bit-sliced comparison of the stability planes).
+    #[inline]
+    pub fn floors_above(&self, v: u8) -> Cells {
+        let mut gt = Cells::NONE;
+        let mut eq = !Cells::NONE;
+        for b in (0..4).rev() {
+            let p = self.planes[3 + b];
+            if (v >> b) & 1 == 0 {
+                gt = gt | (eq & p);
+                eq = eq & !p;
+            } else {
+                eq = eq & p;
+            }
+        }
+        gt & self.floors()
+    }
+
+    #[inline]
+    pub fn stall(&self, j: usize) -> u8 {
+        self.stalls
+            .get(j / 2)
+            .map_or(0, |b| (b >> (4 * (j % 2))) & 15)
+    }
+
+    /// Set a stall column's fill (clamped to 15); columns past 32 are ignored.
+    #[inline]
+    pub fn set_stall(&mut self, j: usize, fill: u8) {
+        if let Some(b) = self.stalls.get_mut(j / 2) {
+            let shift = 4 * (j % 2);
+            *b = (*b & !(15 << shift)) | (fill.min(15) << shift);
+        }
+    }
+
+    #[inline]
+    pub fn gained(&self, c: usize) -> u8 {
+        self.creatures.get(c).map_or(0, |b| b & 15)
+    }
+
+    #[inline]
+    pub fn used(&self, c: usize) -> u8 {
+        self.creatures.get(c).map_or(0, |b| b >> 4)
+    }
+
+    /// Set a creature's marks (each clamped to 15).
+    #[inline]
+    pub fn set_creature(&mut self, c: usize, gained: u8, used: u8) {
+        if let Some(b) = self.creatures.get_mut(c) {
+            *b = gained.min(15) | (used.min(15) << 4);
+        }
+    }
+
+    /// -1 or the cell of the first roof this seat added this turn.
+    #[inline]
+    pub fn roof(&self) -> i16 {
+        if self.roof == NO_ROOF {
+            -1
+        } else {
+            self.roof as i16
+        }
+    }
+
+    /// Set the roof of this turn (-1: none; ids that do not fit a sheet are stored as none).
+    #[inline]
+    pub fn set_roof(&mut self, id: i16) {
+        self.roof = u8::try_from(id)
+            .ok()
+            .filter(|&r| r != NO_ROOF)
+            .unwrap_or(NO_ROOF);
     }
 }
 
@@ -193,16 +373,36 @@ pub enum CellSet {
     Beanstalk(u8),
 }
 
-#[derive(Clone)]
+/// The state's pointer to its game's interned `Config`: equal when it is the same `Config` (or an equal one).
+#[derive(Clone, Copy)]
+pub struct CfgRef(pub &'static Config);
+
+impl PartialEq for CfgRef {
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self.0, o.0) || self.0 == o.0
+    }
+}
+
+impl Eq for CfgRef {}
+
+impl std::ops::Deref for CfgRef {
+    type Target = Config;
+    #[inline]
+    fn deref(&self) -> &Config {
+        self.0
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct FlipPickTowersState {
-    pub(crate) cfg: Arc<Config>,
+    pub(crate) cfg: CfgRef,
     pub step: Step,
     pub round: u8,
     pub turn: u8,
     pub flags_taken: u8,
     pub final_turn: bool,
     pub royal_cards: [i8; 3],
-    pub deck: [u8; NUM_KINDS],
+    pub deck: Deck,
     pub display: [u8; 3],
     pub display_len: u8,
     pub seat: u8,
@@ -217,34 +417,6 @@ pub struct FlipPickTowersState {
     pub bean_height: u8,
     pub seats: [Seat; MAX_PLAYERS],
 }
-
-impl PartialEq for FlipPickTowersState {
-    fn eq(&self, o: &Self) -> bool {
-        (Arc::ptr_eq(&self.cfg, &o.cfg) || self.cfg == o.cfg)
-            && self.step == o.step
-            && self.round == o.round
-            && self.turn == o.turn
-            && self.flags_taken == o.flags_taken
-            && self.final_turn == o.final_turn
-            && self.royal_cards == o.royal_cards
-            && self.deck == o.deck
-            && self.display == o.display
-            && self.display_len == o.display_len
-            && self.seat == o.seat
-            && self.dragons_left == o.dragons_left
-            && self.task == o.task
-            && self.magic == o.magic
-            && self.delta == o.delta
-            && self.pass == o.pass
-            && self.queue == o.queue
-            && self.queue_len == o.queue_len
-            && self.decoration == o.decoration
-            && self.bean_height == o.bean_height
-            && self.seats == o.seats
-    }
-}
-
-impl Eq for FlipPickTowersState {}
 
 impl std::fmt::Debug for FlipPickTowersState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -262,11 +434,11 @@ impl ActionSink for Any {
 }
 
 impl FlipPickTowersState {
-    pub fn new(cfg: Arc<Config>) -> Self {
+    pub fn new(cfg: &'static Config) -> Self {
         let seat = Seat::new(&cfg.sheet);
-        let deck = cfg.sheet.full_deck;
+        let deck = cfg.masks.full_deck;
         let mut s = FlipPickTowersState {
-            cfg,
+            cfg: CfgRef(cfg),
             step: Step::Deal,
             round: 1,
             turn: 0,
@@ -294,13 +466,13 @@ impl FlipPickTowersState {
     }
 
     #[inline]
-    pub fn cfg(&self) -> &Config {
-        &self.cfg
+    pub fn cfg(&self) -> &'static Config {
+        self.cfg.0
     }
 
     #[inline]
-    pub fn sheet(&self) -> &Sheet {
-        &self.cfg.sheet
+    pub fn sheet(&self) -> &'static Sheet {
+        &self.cfg.0.sheet
     }
 
     #[inline]
@@ -325,7 +497,7 @@ impl FlipPickTowersState {
     }
 
     pub fn deck_total(&self) -> u32 {
-        self.deck.iter().map(|&c| c as u32).sum()
+        self.deck.total()
     }
 
     /// The card the sketching seat picked.
@@ -337,100 +509,57 @@ impl FlipPickTowersState {
 
     // ----- cells --------------------------------------------------------------------------------------------
 
-    #[inline(always)]
-    fn supports_floor(
-        &self,
-        grid: &[u8],
-        id: usize,
-        r: usize,
-        c: usize,
-        v: u8,
-        sosban: bool,
-    ) -> bool {
+    /// The cells of seat `seat`'s grid in `set` (§6), as bit-set operations on the grid's planes: "directly
+    /// above X" is X moved up one row (`up(C)`), "a floor to the left" is the floors moved one id up, outside
+    /// column 0.
+    pub fn cells_in(&self, seat: usize, set: CellSet) -> Cells {
         let sh = self.sheet();
-        if r == sh.bottom[c] {
-            return sh.tower[c];
-        }
-        let below = grid[id - sh.cols];
-        below == cell::BRIDGE || (cell::is_floor(below) && (sosban || cell::stability(below) > v))
-    }
-
-    /// Whether cell `id` = `(r, c)` of `grid` belongs to `set` (§6).
-    #[inline(always)]
-    pub fn fits(&self, grid: &[u8], set: CellSet, id: usize, r: usize, c: usize) -> bool {
-        let sh = self.sheet();
-        let v = grid[id];
+        let m = &self.cfg.masks;
+        let g = &self.seats[seat];
         let cols = sh.cols;
-        let on_floor = || r > sh.bottom[c] && cell::is_floor(grid[id - cols]);
-        let floor_left = || c > 0 && cell::is_floor(grid[id - 1]);
-        let floor_right = || c + 1 < cols && cell::is_floor(grid[id + 1]);
+        let empty = g.empty(m.exists);
+        let floors = g.floors();
+        let beside = || (floors.up(1) & m.not_first_col) | (floors.down(1) & m.not_last_col);
         match set {
-            CellSet::Floor { v: stab, sosban } => {
-                v == cell::EMPTY && self.supports_floor(grid, id, r, c, stab, sosban)
+            CellSet::Floor { v, sosban } => {
+                let holders = if sosban { floors } else { g.floors_above(v) };
+                let support = (holders | g.cells_of(cell::BRIDGE)).up(cols);
+                empty & (m.tower_bottom | support)
             }
-            CellSet::Bridge => v == cell::EMPTY && floor_left() && floor_right(),
-            CellSet::OnFloor => v == cell::EMPTY && on_floor(),
-            CellSet::BareFloor => cell::is_floor(v) && cell::content(v) == cell::NONE,
-            CellSet::DragonOptions => {
-                (v == cell::EMPTY && on_floor())
-                    || (cell::is_floor(v) && cell::content(v) == cell::GOLD)
+            CellSet::Bridge => {
+                empty & floors.up(1) & m.not_first_col & floors.down(1) & m.not_last_col
             }
-            CellSet::Banner => {
-                v == cell::EMPTY
-                    && r > sh.bottom[c]
-                    && grid[id - cols] == cell::EMPTY
-                    && (floor_left() || floor_right())
-            }
+            CellSet::OnFloor => empty & floors.up(cols),
+            CellSet::BareFloor => g.floors_with(cell::NONE),
+            CellSet::DragonOptions => (empty & floors.up(cols)) | g.floors_with(cell::GOLD),
+            CellSet::Banner => empty & empty.up(cols) & beside(),
             CellSet::Beanstalk(h) => {
                 let h = h as usize;
-                !sh.tower[c]
-                    && h >= 1
-                    && r == sh.bottom[c]
-                    && r + h - 1 <= sh.top[c]
-                    && (0..h).all(|k| grid[id + k * cols] == cell::EMPTY)
-            }
-        }
-    }
-
-    /// Visit the cells of `set` in id order (row-major) until `f` returns true; returns whether it did.
-    /// One loop per kind of set, so that the set's test is inlined into its loop.
-    fn scan(&self, seat: usize, set: CellSet, f: impl FnMut(usize) -> bool) -> bool {
-        match set {
-            CellSet::Floor { v, sosban } => self.scan_by(seat, CellSet::Floor { v, sosban }, f),
-            CellSet::Bridge => self.scan_by(seat, CellSet::Bridge, f),
-            CellSet::OnFloor => self.scan_by(seat, CellSet::OnFloor, f),
-            CellSet::BareFloor => self.scan_by(seat, CellSet::BareFloor, f),
-            CellSet::DragonOptions => self.scan_by(seat, CellSet::DragonOptions, f),
-            CellSet::Banner => self.scan_by(seat, CellSet::Banner, f),
-            CellSet::Beanstalk(h) => self.scan_by(seat, CellSet::Beanstalk(h), f),
-        }
-    }
-
-    #[inline(always)]
-    fn scan_by(&self, seat: usize, set: CellSet, mut f: impl FnMut(usize) -> bool) -> bool {
-        let sh = self.sheet();
-        let grid = &self.seats[seat].grid;
-        let mut id = 0;
-        for r in 0..sh.rows {
-            for c in 0..sh.cols {
-                if self.fits(grid, set, id, r, c) && f(id) {
-                    return true;
+                let mut out = Cells::NONE;
+                if h >= 1 {
+                    for c in 0..cols {
+                        let bottom = sh.bottom[c];
+                        if !sh.tower[c]
+                            && bottom + h - 1 <= sh.top[c]
+                            && (0..h).all(|k| empty.has((bottom + k) * cols + c))
+                        {
+                            out.put(bottom * cols + c, true);
+                        }
+                    }
                 }
-                id += 1;
+                out
             }
         }
-        false
     }
 
     pub fn emit_cells<K: ActionSink>(&self, seat: usize, set: CellSet, sink: &mut K) {
-        self.scan(seat, set, |id| {
+        for id in self.cells_in(seat, set).ids() {
             sink.push(CELL + id as u32);
-            false
-        });
+        }
     }
 
     pub fn any_cell(&self, seat: usize, set: CellSet) -> bool {
-        self.scan(seat, set, |_| true)
+        !self.cells_in(seat, set).is_empty()
     }
 
     /// The cells the sketching seat's pending feature may take (None for a creature).
@@ -462,7 +591,7 @@ impl FlipPickTowersState {
     fn usable(&self, c: usize) -> bool {
         let seat = &self.seats[self.seat as usize];
         let floor = self.sketch_card() / 5 <= 8;
-        seat.gained[c] >= 1 && (floor || (c as i8 != BWCA && c as i8 != SOSBAN))
+        seat.gained(c) >= 1 && (floor || (c as i8 != BWCA && c as i8 != SOSBAN))
     }
 
     fn emit_boxes<K: ActionSink>(&self, sink: &mut K) {
@@ -476,7 +605,7 @@ impl FlipPickTowersState {
         };
         let base = CELL + sh.cells() as u32;
         for j in lo..hi {
-            if seat.stalls[j] < sh.stall_boxes[j] {
+            if seat.stall(j) < sh.stall_boxes[j] {
                 sink.push(base + j as u32);
             }
         }
@@ -607,8 +736,9 @@ impl FlipPickTowersState {
                     let c = (self.sketch_card() / 5).saturating_sub(CREATURE_F).min(4) as usize;
                     let spaces = self.sheet().creature_spaces[c];
                     let seat = &mut self.seats[s];
-                    if (seat.gained[c] as u32 + seat.used[c] as u32) < spaces as u32 {
-                        seat.gained[c] += 1;
+                    let (gained, used) = (seat.gained(c), seat.used(c));
+                    if (gained as u32 + used as u32) < spaces as u32 {
+                        seat.set_creature(c, gained + 1, used);
                     } else {
                         self.scribble(s);
                     }
@@ -733,12 +863,12 @@ impl FlipPickTowersState {
 
     fn end_turn(&mut self) {
         let n = self.n();
-        let roofers = self.seats[..n].iter().any(|s| s.roof >= 0);
+        let roofers = self.seats[..n].iter().any(|s| s.roof() >= 0);
         if roofers && self.flags_taken < 3 {
             let flags = [3u8, 2, 1][self.flags_taken as usize];
             for seat in self.seats[..n].iter_mut() {
-                if seat.roof >= 0 {
-                    seat.grid[seat.roof as usize] = cell::ROOF + flags;
+                if seat.roof() >= 0 {
+                    seat.set_cell(seat.roof() as usize, cell::ROOF + flags);
                 }
             }
             self.flags_taken += 1;
@@ -747,7 +877,7 @@ impl FlipPickTowersState {
         self.display = [0; 3];
         for seat in self.seats[..n].iter_mut() {
             seat.pick = -1;
-            seat.roof = -1;
+            seat.set_roof(-1);
         }
         self.turn += 1;
         self.seat = 0;
@@ -778,7 +908,7 @@ impl FlipPickTowersState {
             self.round = 2;
             self.turn = 0;
             self.flags_taken = 0;
-            self.deck = self.sheet().full_deck;
+            self.deck = self.cfg.masks.full_deck;
             self.step = Step::Flip;
         }
     }
@@ -786,11 +916,7 @@ impl FlipPickTowersState {
     // ----- scoring (§7) ------------------------------------------------------------------------------------
 
     pub fn windows(&self, s: usize) -> u32 {
-        let grid = &self.seats[s].grid;
-        grid[..self.sheet().cells()]
-            .iter()
-            .filter(|&&v| cell::is_floor(v) && cell::content(v) == cell::WINDOW)
-            .count() as u32
+        self.seats[s].floors_with(cell::WINDOW).len()
     }
 
     /// Every seat's End of Round score of its sheet as it stands (§7), clamped.
@@ -822,8 +948,9 @@ impl FlipPickTowersState {
     /// Parts 1-4, 6 and 7 of §7 for seat s (windows are added by the caller).
     fn base_score(&self, s: usize) -> i64 {
         let sh = self.sheet();
-        let grid = &self.seats[s].grid;
+        let seat = &self.seats[s];
         let cols = sh.cols;
+        let floors = seat.floors();
         let mut total: i64 = 0;
         // 1. Highest floor of each tower (and garden column, with garden_towers).
         for c in 0..cols {
@@ -832,31 +959,30 @@ impl FlipPickTowersState {
             }
             if let Some(r) = (sh.bottom[c]..=sh.top[c])
                 .rev()
-                .find(|&r| cell::is_floor(grid[r * cols + c]))
+                .find(|&r| floors.has(r * cols + c))
             {
                 total += sh.tower_height_points[r];
             }
         }
         // 2-4. Flags, banners, bags of gold.
-        for &v in &grid[..sh.cells()] {
-            if cell::is_roof(v) {
-                total += 2 * cell::flags(v) as i64;
-            } else if v == cell::BANNER_TOP {
-                total += 2;
-            } else if cell::is_floor(v) && cell::content(v) == cell::GOLD {
-                total += 4;
-            }
+        for f in 1..4u8 {
+            total += 2 * f as i64 * seat.cells_of(cell::ROOF + f).len() as i64;
         }
+        total += 2 * seat.cells_of(cell::BANNER_TOP).len() as i64;
+        total += 4 * seat.floors_with(cell::GOLD).len() as i64;
         // 6. Beanstalks: the run of beanstalk cells from the bottom of each garden column.
-        for c in 0..cols {
-            if sh.tower[c] {
-                continue;
-            }
-            let h = (sh.bottom[c]..=sh.top[c])
-                .take_while(|&r| grid[r * cols + c] == cell::BEANSTALK)
-                .count();
-            if h > 0 {
-                total += sh.beanstalk_points.get(h - 1).copied().unwrap_or(0);
+        let beanstalks = seat.cells_of(cell::BEANSTALK);
+        if !beanstalks.is_empty() {
+            for c in 0..cols {
+                if sh.tower[c] {
+                    continue;
+                }
+                let h = (sh.bottom[c]..=sh.top[c])
+                    .take_while(|&r| beanstalks.has(r * cols + c))
+                    .count();
+                if h > 0 {
+                    total += sh.beanstalk_points.get(h - 1).copied().unwrap_or(0);
+                }
             }
         }
         // 7. Royals.
@@ -864,8 +990,18 @@ impl FlipPickTowersState {
     }
 
     pub fn royal_points(&self, s: usize) -> i64 {
+        let seat = &self.seats[s];
+        let royals = seat.floors_with(cell::QUEEN)
+            | seat.floors_with(cell::KING)
+            | seat.floors_with(cell::PRINCESS);
+        if royals.is_empty() {
+            return 0;
+        }
+        self.royal_points_of(&seat.grid(self.sheet()))
+    }
+
+    fn royal_points_of(&self, grid: &[u8; MAX_CELLS]) -> i64 {
         let sh = self.sheet();
-        let grid = &self.seats[s].grid;
         let castle = Castle {
             grid,
             rows: sh.rows,
@@ -930,8 +1066,9 @@ impl FlipPickTowersState {
             }
             Step::Flip => {
                 let k = action as usize;
-                if k < NUM_KINDS && self.deck[k] > 0 && self.display_len < 3 {
-                    self.deck[k] -= 1;
+                let left = self.deck.get(k);
+                if k < NUM_KINDS && left > 0 && self.display_len < 3 {
+                    self.deck.set(k, left - 1);
                     self.display[self.display_len as usize] = k as u8;
                     self.display_len += 1;
                 }
@@ -945,23 +1082,25 @@ impl FlipPickTowersState {
         let s = self.seat as usize;
         let f = self.sketch_card() / 5;
         let delta = self.delta;
+        let sh = self.sheet();
         let seat = &mut self.seats[s];
         match f {
             0..=8 => {
                 let v = (f as i8 + 1 + delta).clamp(0, 10) as u8;
-                seat.grid[id] = cell::floor(v, cell::NONE);
+                seat.set_cell(id, cell::floor(v, cell::NONE));
             }
-            BRIDGE_F => seat.grid[id] = cell::BRIDGE,
+            BRIDGE_F => seat.set_cell(id, cell::BRIDGE),
             ROOF_F => {
-                seat.grid[id] = cell::ROOF;
-                if seat.roof < 0 {
-                    seat.roof = id as i16;
+                seat.set_cell(id, cell::ROOF);
+                if seat.roof() < 0 {
+                    seat.set_roof(id as i16);
                 }
             }
-            QUEEN_F..=PRINCESS_F => {
-                seat.grid[id] = cell::with_content(seat.grid[id], cell::QUEEN + (f - QUEEN_F))
-            }
-            _ => seat.grid[id] = cell::DRAGON,
+            QUEEN_F..=PRINCESS_F => seat.set_cell(
+                id,
+                cell::with_content(seat.cell(sh, id), cell::QUEEN + (f - QUEEN_F)),
+            ),
+            _ => seat.set_cell(id, cell::DRAGON),
         }
     }
 
@@ -969,23 +1108,24 @@ impl FlipPickTowersState {
         let s = self.seat as usize;
         let cols = self.sheet().cols;
         let h = self.bean_height as usize;
-        let cells = self.sheet().cells();
+        let sh = self.sheet();
+        let cells = sh.cells();
         let seat = &mut self.seats[s];
         match self.decoration {
             // The bounds checks only matter for an illegal id given to apply_unchecked.
             Deco::Banner if id >= cols => {
-                seat.grid[id] = cell::BANNER_TOP;
-                seat.grid[id - cols] = cell::BANNER_BOTTOM;
+                seat.set_cell(id, cell::BANNER_TOP);
+                seat.set_cell(id - cols, cell::BANNER_BOTTOM);
             }
             Deco::Beanstalk => {
                 for k in 0..h {
-                    if let Some(g) = seat.grid[..cells].get_mut(id + k * cols) {
-                        *g = cell::BEANSTALK;
+                    if id + k * cols < cells {
+                        seat.set_cell(id + k * cols, cell::BEANSTALK);
                     }
                 }
             }
-            Deco::Gold => seat.grid[id] = cell::with_content(seat.grid[id], cell::GOLD),
-            Deco::Window => seat.grid[id] = cell::with_content(seat.grid[id], cell::WINDOW),
+            Deco::Gold => seat.set_cell(id, cell::with_content(seat.cell(sh, id), cell::GOLD)),
+            Deco::Window => seat.set_cell(id, cell::with_content(seat.cell(sh, id), cell::WINDOW)),
             _ => {}
         }
         self.decoration = Deco::None;
@@ -1002,11 +1142,13 @@ impl FlipPickTowersState {
                 if cell_id >= cells {
                     return;
                 }
-                let g = &mut self.seats[s].grid[cell_id];
-                if cell::is_floor(*g) {
-                    *g = cell::with_content(*g, cell::CROSSED);
+                let sh = self.sheet();
+                let seat = &mut self.seats[s];
+                let v = seat.cell(sh, cell_id);
+                if cell::is_floor(v) {
+                    seat.set_cell(cell_id, cell::with_content(v, cell::CROSSED));
                 } else {
-                    *g = cell::DRAGON;
+                    seat.set_cell(cell_id, cell::DRAGON);
                 }
                 self.dragons_left = self.dragons_left.saturating_sub(1);
             }
@@ -1019,8 +1161,8 @@ impl FlipPickTowersState {
                     if action >= MAGIC {
                         let c = ((action - MAGIC) as usize).min(4);
                         let seat = &mut self.seats[s];
-                        seat.gained[c] = seat.gained[c].saturating_sub(1);
-                        seat.used[c] = seat.used[c].saturating_add(1);
+                        let (gained, used) = (seat.gained(c), seat.used(c));
+                        seat.set_creature(c, gained.saturating_sub(1), used.saturating_add(1));
                         self.magic = c as i8;
                     }
                     self.task = Task::Bwca;
@@ -1040,12 +1182,12 @@ impl FlipPickTowersState {
                     if cell_id >= cells {
                         return;
                     }
-                    self.seats[s].grid[cell_id] = cell::floor(1, cell::NONE);
+                    self.seats[s].set_cell(cell_id, cell::floor(1, cell::NONE));
                     self.load_queue();
                     self.task = Task::Box;
                 }
                 Task::Box => {
-                    let sh = &self.cfg.sheet;
+                    let sh = self.sheet();
                     let j = (action as usize).wrapping_sub(CELL as usize + cells);
                     if j >= sh.stall_columns() {
                         return;
@@ -1055,8 +1197,8 @@ impl FlipPickTowersState {
                         sh.stall_resource[j],
                         sh.bean_height_of(j),
                     );
-                    let fill = self.seats[s].stalls[j].saturating_add(1);
-                    self.seats[s].stalls[j] = fill;
+                    let fill = self.seats[s].stall(j).saturating_add(1);
+                    self.seats[s].set_stall(j, fill);
                     self.pop_queue();
                     if fill >= boxes {
                         self.decoration = Deco::of_stall(resource);
@@ -1094,7 +1236,7 @@ impl FlipPickTowersState {
     /// §9.3, with the history: every hidden pick redrawn with `rng.below(3)` in increasing seat order, in the
     /// state and at its history position.
     pub fn resample_with_history(&self, p: usize, rng: &mut Rng, history: &mut [u32]) -> Self {
-        let mut out = self.clone();
+        let mut out = *self;
         if self.step != Step::Pick {
             return out;
         }
@@ -1132,13 +1274,7 @@ impl State for FlipPickTowersState {
                 let m = self.sheet().cards.len();
                 out.extend((0..m as u32).filter(|&i| !self.royal_cards.contains(&(i as i8))));
             }
-            Step::Flip => out.extend(
-                self.sheet()
-                    .kinds
-                    .iter()
-                    .filter(|&&k| self.deck[k as usize] > 0)
-                    .map(|&k| k as u32),
-            ),
+            Step::Flip => self.deck.write_present(out, |k, _| k),
             _ => self.legal_decisions(out),
         }
     }
@@ -1154,16 +1290,7 @@ impl State for FlipPickTowersState {
                         .map(|i| (i, 1)),
                 );
             }
-            Step::Flip => {
-                let kinds = &self.sheet().kinds;
-                out.reserve(kinds.len());
-                for &k in kinds {
-                    let n = self.deck[k as usize];
-                    if n > 0 {
-                        out.push((k as u32, n as u64));
-                    }
-                }
-            }
+            Step::Flip => self.deck.write_present(out, |k, n| (k, n as u64)),
             _ => {}
         }
     }
@@ -1174,7 +1301,7 @@ impl State for FlipPickTowersState {
                 (action as usize) < self.sheet().cards.len()
                     && !self.royal_cards.contains(&(action as i8))
             }
-            Step::Flip => (action as usize) < NUM_KINDS && self.deck[action as usize] > 0,
+            Step::Flip => (action as usize) < NUM_KINDS && self.deck.get(action as usize) > 0,
             Step::Over => false,
             _ => {
                 if action as usize >= self.cfg.num_actions() {
