@@ -28,6 +28,7 @@ import numpy as np
 
 from meeplex._params import game_string
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.oracle._text import fold_white_space
 
 from .flip_city_cards import (
     ALL_FACE_NAMES,
@@ -113,8 +114,7 @@ MAX_COUNTER = 10000
 def _normalize_text(text: str) -> str:
     """Relaxed notation (FC §5): ASCII case folded, white space runs folded to one space and trimmed,
     apostrophes dropped."""
-    lowered = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
-    return " ".join(lowered.split()).replace("'", "").replace("\u2019", "")
+    return fold_white_space(text).replace("'", "").replace("\u2019", "")
 
 
 def _as_int(value: object) -> int | None:

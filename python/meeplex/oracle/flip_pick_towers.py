@@ -33,6 +33,7 @@ import numpy as np
 from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.oracle._text import fold_white_space
 
 GAME_NAME = "flip_pick_towers"
 SERIAL_VERSION = 1
@@ -547,9 +548,8 @@ COLUMN_LETTERS = "abcdefghijkl"
 
 
 def _normalize_text(text: str) -> str:
-    """Relaxed notation (§8): ASCII case folded, surrounding and repeated inner spaces ignored."""
-    lowered = "".join(chr(ord(ch) + 32) if "A" <= ch <= "Z" else ch for ch in text)
-    return " ".join(part for part in lowered.split(" ") if part)
+    """Relaxed notation (§8): ASCII case folded, surrounding and repeated inner white space ignored."""
+    return fold_white_space(text)
 
 
 def _as_int(value: object) -> int | None:

@@ -24,6 +24,7 @@ import numpy as np
 from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.oracle._text import fold_white_space
 
 GAME_NAME = "flipology"
 SERIAL_VERSION = 1
@@ -180,9 +181,8 @@ def _is_rng(value: object) -> TypeGuard[RngLike]:
 
 
 def _normalize_text(text: str) -> str:
-    """Relaxed notation (§7): ignore ASCII case, surrounding spaces and repeated inner spaces."""
-    lowered = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in text)
-    return " ".join(part for part in lowered.split(" ") if part)
+    """Relaxed notation (§7): ignore ASCII case, surrounding white space and repeated inner white space."""
+    return fold_white_space(text)
 
 
 # ---------------------------------------------------------------------------------------------------------
