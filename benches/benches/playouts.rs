@@ -9,20 +9,37 @@ use meeplex_engine::{AnyGame, ParamValue, Params, Rng};
 use std::hint::black_box;
 use std::mem::size_of_val;
 
-/// Parameter sets measured besides every game's defaults: Flipology's default game (Nature, two seats) is short
-/// and mostly deal, so these cover its longer games.
-/// (label, game id, integer parameters)
-type Extra = (&'static str, &'static str, &'static [(&'static str, i64)]);
-const EXTRA: &[Extra] = &[
-    ("flipology_nature_4p", "flipology", &[("players", 4)]),
-    ("flipology_nature_6p", "flipology", &[("players", 6)]),
-    ("flipology_variant_2p", "flipology", &[("variant", 1)]),
+/// Parameter sets measured besides every game's defaults, as (label, game id, parameters): Flipology's default
+/// game (Nature, two seats) is short and mostly deal, so its longer games; and a Flip City supply mixing piles
+/// of both sets (issue 3).
+const EXTRA: &[(&str, &str, &str)] = &[
+    ("flipology_nature_4p", "flipology", "players=4"),
+    ("flipology_nature_6p", "flipology", "players=6"),
+    ("flipology_variant_2p", "flipology", "variant=1"),
     (
         "flipology_great_tree_4p",
         "flipology",
-        &[("variant", 2), ("players", 4)],
+        "variant=2,players=4",
+    ),
+    (
+        "flip_city_mixed",
+        "flip_city",
+        "supply=cs+park+market+wind+camp",
     ),
 ];
+
+/// `"k=v,k=v"` with int or word values (no game string parser in the engine crate: that lives in Python).
+fn params(text: &str) -> Params {
+    text.split(',')
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| {
+            let value = v
+                .parse()
+                .map_or_else(|_| ParamValue::Str(v.to_string()), ParamValue::Int);
+            (k.to_string(), value)
+        })
+        .collect()
+}
 
 fn steps_per_game(game: &AnyGame, games: u64) -> u64 {
     let mut scratch = Scratch::default();
@@ -95,12 +112,8 @@ fn playouts(c: &mut Criterion) {
         let game = AnyGame::new(id, &Params::new()).expect("default parameters");
         measure(c, id, &game);
     }
-    for (label, id, params) in EXTRA {
-        let params: Params = params
-            .iter()
-            .map(|&(k, v)| (k.to_string(), ParamValue::Int(v)))
-            .collect();
-        let game = AnyGame::new(id, &params).expect("valid parameters");
+    for (label, id, text) in EXTRA {
+        let game = AnyGame::new(id, &params(text)).expect("valid parameters");
         measure(c, label, &game);
     }
 }
