@@ -1,9 +1,10 @@
 """MCTS must beat random clearly (issue 6): short seeded arena games, seats rotated, MCTS's points ahead.
 
-The games are cut at 40 turns (60 for Wilderness, whose cities start with no points) and the searches at 300 simulations to keep the file fast; the full-strength
-check is ``meeplex arena <game> --agents mcts,random --games 10 --seed 1`` (MCTS wins every Flip City:
-Wilderness game there). A heuristic that stops measuring progress (the cause of issue 6: MCTS scored 0.3
-points a game on Wilderness) leaves MCTS level with random and fails these margins.
+The games are cut at 40 turns (60 for Wilderness, whose cities start with no points) and the searches at 300
+simulations to keep the file fast; the full-strength check is ``meeplex arena <game> --agents mcts,random
+--games 20 --seed 1`` (benches/RESULTS.md: MCTS wins 16-20 of 20 on every game, random none). A heuristic
+that stops measuring progress (the cause of issue 6: MCTS scored 0.3 points a game on Wilderness) leaves MCTS
+level with random and fails these margins.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Relaxed readers, canonical writers: every game's ``string_to_action`` on both engines (docs/architecture.md,
-"Input policy"). A canonical text read back with its case changed and its spaces replaced by any Unicode white
-space (Rust's ``char::is_whitespace``) gives the same action; a separator that is not white space, such as
-U+001C (which Python's ``str.split`` would take as one), is refused by both."""
+"""Relaxed readers, canonical writers: every game's ``string_to_action`` on both engines
+(docs/architecture.md, "Input policy"). A canonical text read back with its case changed and its spaces
+replaced by any Unicode white space (Rust's ``char::is_whitespace``) gives the same action; a separator that
+is not white space, such as U+001C (which Python's ``str.split`` would take as one), is refused by both."""
 
 from __future__ import annotations
 
