@@ -231,6 +231,30 @@ def test_vector_env_reset_seeds_and_autoreset() -> None:
     assert not terminations[ended].any() and not rewards[ended].any()
 
 
+@needs_vector
+def test_vector_env_without_copies_plays_the_same_games() -> None:
+    """copy=False (Gymnasium's SyncVectorEnv convention) hands out the core's own arrays, the same objects
+    every step and overwritten in place; the games and every figure are those of copy=True."""
+    from meeplex.envs.gymnasium import VectorGameEnv
+
+    game = VECTOR_CASES[0]
+    fresh, owned = VectorGameEnv(game, 4), VectorGameEnv(game, 4, copy=False)
+    obs_a, _ = fresh.reset(seed=3)
+    obs_b, _ = owned.reset(seed=3)
+    assert np.array_equal(obs_a, obs_b)
+    picker = np.random.default_rng(4)
+    for _ in range(60):
+        actions = _masked_actions(fresh.action_masks(), picker)
+        assert np.array_equal(fresh.action_masks(), owned.action_masks())
+        a, b = fresh.step(actions), owned.step(actions)
+        for x, y in zip(a[:4], b[:4], strict=True):
+            assert np.array_equal(x, y)
+        assert np.array_equal(a[4]["returns"], b[4]["returns"])
+        assert b[0] is obs_b  # the same array, overwritten
+        assert a[0] is not obs_a
+        obs_a = a[0]
+
+
 def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "gymnasium", None)  # makes `import gymnasium` fail
     monkeypatch.delitem(sys.modules, "meeplex.envs.gymnasium")

@@ -235,6 +235,8 @@ class VectorGameEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]])
     ``info["_returns"]`` marking those games). Game i of ``reset(seed=s)`` plays with ``Rng(s + i)``;
     ``reset()`` draws a fresh seed from ``np_random``, so it continues a seeded sequence deterministically.
     ``autoreset_mode`` goes to the core; with ``same_step`` the core keeps no final observation of a game.
+    ``copy=False`` (as in Gymnasium's ``SyncVectorEnv``) returns the core's own observation, termination,
+    truncation and ``info["returns"]`` arrays, overwritten in place by the next ``step`` or ``reset``.
     """
 
     def __init__(
@@ -243,11 +245,12 @@ class VectorGameEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]])
         num_envs: int,
         *,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
         **params: Any,
     ) -> None:
         mode = _autoreset_mode(autoreset_mode)
         self.game = meeplex.make(game_id, **params)
-        self.vector = meeplex.VectorGame(self.game, num_envs, autoreset_mode=_AUTORESET[mode])
+        self.vector = meeplex.VectorGame(self.game, num_envs, autoreset_mode=_AUTORESET[mode], copy=copy)
         self.num_envs = num_envs
         self.metadata = {"autoreset_mode": mode}
         self.single_observation_space = spaces.Box(-np.inf, np.inf, self.game.observation_shape(), np.float32)
