@@ -11,6 +11,7 @@
 pub mod error;
 pub mod games;
 pub mod json;
+pub mod notation;
 pub mod params;
 pub mod playout;
 pub mod registry;

@@ -4,6 +4,7 @@
 
 use super::cards::FACES;
 use super::state::FlipState;
+use crate::notation::{fold_white_space, out_of_range};
 use crate::{GameError, Result, State};
 
 pub const PLAY: u32 = 0;
@@ -86,17 +87,9 @@ pub fn action_to_string<const F: usize, const CAP: usize>(
     })
 }
 
-fn out_of_range(action: u32, n: u32) -> GameError {
-    GameError::IllegalAction(format!("action {action} is out of range 0..{n}"))
-}
-
 /// ASCII lower case, apostrophes dropped, runs of white space folded to one space.
 fn normalise(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_ascii_lowercase()
-        .replace(['\'', '\u{2019}'], "")
+    fold_white_space(text).replace(['\'', '\u{2019}'], "")
 }
 
 fn face_by_name<const F: usize>(name: &str) -> Option<u32> {

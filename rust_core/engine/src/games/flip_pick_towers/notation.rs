@@ -4,6 +4,7 @@ use super::sheet::FILE_RESOURCES;
 use super::state::{
     FlipPickTowersState, Step, CELL, MAGIC, NO_MAGIC, STABILITY_MINUS, STABILITY_PLUS,
 };
+use crate::notation::fold_white_space;
 use crate::{GameError, Result};
 
 pub const FEATURE_NAMES: [&str; 20] = [
@@ -70,15 +71,6 @@ pub fn action_to_string(s: &FlipPickTowersState, action: u32) -> Result<String> 
     })
 }
 
-/// ASCII lower case, surrounding white space dropped and each inner run of white space (spaces, tabs,
-/// newlines, any Unicode white space, as Flip City's reader) folded to one space (§8).
-fn normalise(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_ascii_lowercase()
-}
-
 /// A positive decimal number in canonical form (no sign, no leading zero).
 fn number(t: &str) -> Option<usize> {
     if t.is_empty() || t.len() > 6 || !t.bytes().all(|b| b.is_ascii_digit()) || t.starts_with('0') {
@@ -88,7 +80,7 @@ fn number(t: &str) -> Option<usize> {
 }
 
 pub fn string_to_action(s: &FlipPickTowersState, text: &str) -> Result<u32> {
-    let t = normalise(text);
+    let t = fold_white_space(text);
     let bad =
         || GameError::InvalidNotation(format!("not a flip_pick_towers action here: {text:?}"));
     let sh = s.sheet();

@@ -3,6 +3,7 @@
 
 use super::cards::{CARDS, MIMIC_KINDS, NUM_CARDS};
 use super::state::{Effect, FlipologyState, Step};
+use crate::notation::{fold_white_space, out_of_range};
 use crate::{GameError, Result, State};
 
 /// Ids 0..59 are positions.
@@ -38,10 +39,6 @@ fn verb(state: &FlipologyState) -> &'static str {
     }
 }
 
-fn out_of_range(action: u32, n: u32) -> GameError {
-    GameError::IllegalAction(format!("action {action} is out of range 0..{n}"))
-}
-
 pub fn action_to_string(state: &FlipologyState, action: u32) -> Result<String> {
     if state.is_chance_node() {
         return CARDS[..NUM_CARDS]
@@ -62,14 +59,6 @@ pub fn action_to_string(state: &FlipologyState, action: u32) -> Result<String> {
         PASS => "pass".into(),
         a => return Err(out_of_range(a, NUM_ACTIONS)),
     })
-}
-
-/// ASCII lower case, runs of white space folded to one space, no surrounding space.
-fn normalise(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_ascii_lowercase()
 }
 
 fn card_by_name(name: &str) -> Option<u32> {
@@ -98,7 +87,7 @@ fn parse_position(great_tree: bool, text: &str) -> Option<u32> {
 }
 
 pub fn string_to_action(state: &FlipologyState, text: &str) -> Result<u32> {
-    let t = normalise(text);
+    let t = fold_white_space(text);
     let bad = || GameError::InvalidNotation(format!("not a flipology action here: {text:?}"));
     if state.is_chance_node() {
         let name = t.strip_prefix("deal ").unwrap_or(&t);
