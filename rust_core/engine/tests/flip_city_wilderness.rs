@@ -408,53 +408,6 @@ fn random_games_reach_every_wilderness_action() {
     }
 }
 
-#[test]
-fn garbage_never_panics() {
-    let game = wild("players=3");
-    let mut mid = game.new_initial_state();
-    random_action(&mid, &mut Rng::new(1), &mut Scratch::default());
-    let mut rng = Rng::new(5);
-    let mut scratch = Scratch::default();
-    for _ in 0..300 {
-        match random_action(&mid, &mut rng, &mut scratch) {
-            Some(a) => mid.apply_unchecked(a),
-            None => break,
-        }
-    }
-    let good = mid.serialize(&[]);
-    for _ in 0..3000 {
-        let mut bytes = good.clone().into_bytes();
-        for _ in 0..1 + rng.below(4) {
-            if bytes.is_empty() {
-                break;
-            }
-            let i = rng.below(bytes.len() as u64) as usize;
-            match rng.below(3) {
-                0 => bytes[i] = b"0123456789[]{}\",:-tfn"[rng.below(21) as usize],
-                1 => {
-                    bytes.remove(i);
-                }
-                _ => bytes.truncate(i),
-            }
-        }
-        let text = String::from_utf8_lossy(&bytes);
-        if let Ok((state, _)) = game.deserialize_state(&text) {
-            let mut s = state;
-            let mut steps = 0;
-            while let Some(a) = random_action(&s, &mut rng, &mut scratch) {
-                s.apply_action(a).unwrap();
-                steps += 1;
-                assert!(steps <= game.max_game_length());
-            }
-        }
-    }
-    // Illegal ids through apply_unchecked never panic either.
-    let mut s = mid.clone();
-    for a in 0..200 {
-        s.apply_unchecked(a);
-    }
-}
-
 // ----- rules scenarios ----------------------------------------------------------------------------------
 
 #[test]

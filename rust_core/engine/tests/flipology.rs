@@ -656,34 +656,14 @@ fn deserialization_refuses_tampering() {
 }
 
 #[test]
-fn garbage_never_panics() {
+fn any_id_and_any_text_never_panic() {
     let game = game(&[("variant", int(2))]);
     let mut state = game.new_initial_state();
-    let mut history = Vec::new();
     let mut rng = Rng::new(5);
     let mut scratch = Scratch::default();
     for _ in 0..60 {
         let a = random_action(&state, &mut rng, &mut scratch).unwrap();
         state.apply_unchecked(a);
-        history.push(a);
-    }
-    let good = state.serialize(&history);
-    for _ in 0..2000 {
-        let mut bytes = good.clone().into_bytes();
-        for _ in 0..1 + rng.below(4) {
-            if bytes.is_empty() {
-                break;
-            }
-            let i = rng.below(bytes.len() as u64) as usize;
-            match rng.below(3) {
-                0 => bytes[i] = b"0123456789[]{}\",:-tfn"[rng.below(21) as usize],
-                1 => {
-                    bytes.remove(i);
-                }
-                _ => bytes.truncate(i),
-            }
-        }
-        let _ = game.deserialize_state(&String::from_utf8_lossy(&bytes));
     }
     // Any id, at any node, is refused or applied without a panic; notation of any text never panics.
     for a in [0u32, 29, 30, 59, 60, 99, 100, 1000, u32::MAX] {
