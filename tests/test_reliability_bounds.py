@@ -15,7 +15,6 @@ Nothing here names a game; the games and parameters come from each engine's regi
 
 from __future__ import annotations
 
-import importlib
 import resource
 import sys
 import time
@@ -25,8 +24,9 @@ import pytest
 import meeplex
 import meeplex.oracle
 from meeplex import _core
-from meeplex.errors import GameError, InvalidNotationError, InvalidStateError
+from meeplex.errors import InvalidNotationError, InvalidStateError
 from meeplex.testing import random_action
+from parameter_variants import accepts, named_variants
 
 MAKE = {"rust": meeplex.make, "oracle": meeplex.oracle.make}
 PLAY = {"rust": meeplex.play_random, "oracle": meeplex.oracle.play_random}
@@ -38,27 +38,6 @@ _INT_PROBE = (0, 1, 2, 3, 4, 5, 6, 8, 10)
 
 def _ids(case: tuple[str, str]) -> str:
     return "-".join(case)
-
-
-def _accepts(make, game_id: str, params: dict) -> bool:
-    try:
-        make(game_id, **params)
-    except GameError:
-        return False
-    return True
-
-
-def named_variants(game_id: str) -> list[dict]:
-    """``VARIANTS`` (or ``PRESETS``) of ``meeplex.games.<game>``, where the game has such a table."""
-    games_function = meeplex.games
-    try:
-        module = importlib.import_module(f"meeplex.games.{game_id}")
-    except ImportError:
-        return []
-    finally:
-        meeplex.games = games_function  # importing the subpackage rebinds the name meeplex.games
-    table = getattr(module, "VARIANTS", None) or getattr(module, "PRESETS", None) or {}
-    return [dict(v) for v in table.values() if isinstance(v, dict)]
 
 
 def variants(make, game_id: str) -> list[dict]:
@@ -73,8 +52,8 @@ def variants(make, game_id: str) -> list[dict]:
             values = sorted({*_INT_PROBE, default - 1, default + 1, 2 * default} - {default})
         else:
             values = []
-        found += [{key: v} for v in values if _accepts(make, game_id, {key: v})]
-    found += [v for v in named_variants(game_id) if _accepts(make, game_id, v)]
+        found += [{key: v} for v in values if accepts(make, game_id, {key: v})]
+    found += [v for v in named_variants(game_id) if accepts(make, game_id, v)]
     unique: dict[str, dict] = {}
     for params in found:
         unique.setdefault(meeplex.game_string(game_id, params), params)

@@ -14,7 +14,6 @@ Nothing here names a game; variants are found from each game's parameters (see `
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 import subprocess
@@ -26,33 +25,12 @@ import pytest
 
 import meeplex
 import meeplex.oracle
-from meeplex.errors import GameError
+from parameter_variants import accepts, named_variants
 
 MAKE = {"rust": meeplex.make, "oracle": meeplex.oracle.make}
 GAMES = {"rust": meeplex.games(), "oracle": meeplex.oracle.games()}
 SHARED = sorted(set(GAMES["rust"]) & set(GAMES["oracle"]))
 _INT_PROBE = (0, 1, 2, 3, 4, 5, 6, 8, 10)
-
-
-def _accepts(make, game_id: str, params: dict) -> bool:
-    try:
-        make(game_id, **params)
-    except GameError:
-        return False
-    return True
-
-
-def named_variants(game_id: str) -> list[dict]:
-    """``VARIANTS`` (or ``PRESETS``) of ``meeplex.games.<game>``, where the game has such a table."""
-    games_function = meeplex.games
-    try:
-        module = importlib.import_module(f"meeplex.games.{game_id}")
-    except ImportError:
-        return []
-    finally:
-        meeplex.games = games_function  # importing the subpackage rebinds the name meeplex.games
-    table = getattr(module, "VARIANTS", None) or getattr(module, "PRESETS", None) or {}
-    return [dict(v) for v in table.values() if isinstance(v, dict)]
 
 
 def variants(make, game_id: str) -> list[dict]:
@@ -65,12 +43,12 @@ def variants(make, game_id: str) -> list[dict]:
             values = [not default]
         elif isinstance(default, int):
             probes = {*_INT_PROBE, default - 1, default + 1, 2 * default} - {default}
-            ok = sorted(v for v in probes if _accepts(make, game_id, {key: v}))
+            ok = sorted(v for v in probes if accepts(make, game_id, {key: v}))
             values = sorted({ok[0], ok[-1]}) if ok else []
         else:
             values = []
-        found += [{key: v} for v in values if _accepts(make, game_id, {key: v})]
-    found += [v for v in named_variants(game_id) if _accepts(make, game_id, v)]
+        found += [{key: v} for v in values if accepts(make, game_id, {key: v})]
+    found += [v for v in named_variants(game_id) if accepts(make, game_id, v)]
     unique: dict[str, dict] = {}
     for params in found:
         unique.setdefault(meeplex.game_string(game_id, params), params)
