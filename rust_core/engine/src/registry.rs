@@ -201,18 +201,10 @@ impl State for AnyState {
         history: &[u32],
         rng: &mut Rng,
     ) -> (Self, Vec<u32>) {
-        match self {
-            AnyState::Flipology(s) => {
-                let (state, history) = s.resample_with_history(player, history, rng);
-                (AnyState::Flipology(state), history)
-            }
-            AnyState::FlipPickTowers(s) => {
-                let mut history = history.to_vec();
-                let state = s.resample_with_history(player, rng, &mut history);
-                (AnyState::FlipPickTowers(state), history)
-            }
-            _ => (self.resample_from_infostate(player, rng), history.to_vec()),
-        }
+        state_dispatch!(self, V, s => {
+            let (state, history) = s.resample_with_history(player, history, rng);
+            (V(state), history)
+        })
     }
     fn to_text(&self) -> String {
         state_dispatch!(self, s => s.to_text())

@@ -1024,7 +1024,7 @@ fn resample_redraws_hidden_picks_in_seat_order() {
         // Seat 2 resamples seats 0 then 1; seat 0 resamples seat 1 only.
         let mut rng = Rng::new(seed);
         let mut h = history.clone();
-        let twin = s.resample_with_history(2, &mut rng, &mut h);
+        let twin = s.resample_rewriting(2, &mut rng, &mut h);
         let mut check = Rng::new(seed);
         let (p0, p1) = (check.below(3), check.below(3));
         assert_eq!(rng, check);

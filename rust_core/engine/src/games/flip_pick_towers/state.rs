@@ -1235,7 +1235,7 @@ impl FlipPickTowersState {
 
     /// §9.3, with the history: every hidden pick redrawn with `rng.below(3)` in increasing seat order, in the
     /// state and at its history position.
-    pub fn resample_with_history(&self, p: usize, rng: &mut Rng, history: &mut [u32]) -> Self {
+    pub fn resample_rewriting(&self, p: usize, rng: &mut Rng, history: &mut [u32]) -> Self {
         let mut out = *self;
         if self.step != Step::Pick {
             return out;
@@ -1386,9 +1386,20 @@ impl State for FlipPickTowersState {
     }
 
     /// §9.3: the picks other seats made this turn are redrawn uniformly (the history is not part of a bare
-    /// state; [`FlipPickTowersState::resample_with_history`] also rewrites it).
+    /// state; [`FlipPickTowersState::resample_rewriting`] also rewrites it).
     fn resample_from_infostate(&self, player: usize, rng: &mut Rng) -> Self {
-        self.resample_with_history(player, rng, &mut [])
+        self.resample_rewriting(player, rng, &mut [])
+    }
+
+    fn resample_with_history(
+        &self,
+        player: usize,
+        history: &[u32],
+        rng: &mut Rng,
+    ) -> (Self, Vec<u32>) {
+        let mut history = history.to_vec();
+        let state = self.resample_rewriting(player, rng, &mut history);
+        (state, history)
     }
 
     fn to_text(&self) -> String {

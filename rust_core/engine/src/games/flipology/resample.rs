@@ -386,21 +386,18 @@ pub fn rewrite_history(s: &FlipologyState, p: usize, history: &[u32], res: &Resa
     out
 }
 
-impl FlipologyState {
-    /// The resampled state together with its history (§9 step 6), for callers that keep histories: the trait
-    /// method returns the state only.
-    pub fn resample_with_history(
-        &self,
-        player: usize,
-        history: &[u32],
-        rng: &mut Rng,
-    ) -> (FlipologyState, Vec<u32>) {
-        match resample(self, player, rng) {
-            Some(res) => {
-                let rewritten = rewrite_history(self, player, history, &res);
-                (res.state, rewritten)
-            }
-            None => (*self, history.to_vec()),
+/// The resampled state together with its history (§9 step 6): `State::resample_with_history` for Flipology.
+pub fn resample_with_history(
+    state: &FlipologyState,
+    player: usize,
+    history: &[u32],
+    rng: &mut Rng,
+) -> (FlipologyState, Vec<u32>) {
+    match resample(state, player, rng) {
+        Some(res) => {
+            let rewritten = rewrite_history(state, player, history, &res);
+            (res.state, rewritten)
         }
+        None => (*state, history.to_vec()),
     }
 }

@@ -1364,6 +1364,15 @@ impl State for FlipologyState {
             .unwrap_or(*self)
     }
 
+    fn resample_with_history(
+        &self,
+        player: usize,
+        history: &[u32],
+        rng: &mut Rng,
+    ) -> (Self, Vec<u32>) {
+        super::resample::resample_with_history(self, player, history, rng)
+    }
+
     fn to_text(&self) -> String {
         super::observation::text(self, None)
     }
