@@ -192,8 +192,27 @@ def _flip_city_family(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
     return extra
 
 
+# Carcassonne (docs/rules/carcassonne.md §1): a custom land pile, letters A..X with counts, so that drawn
+# games are short enough to reach the end-of-game field scoring often.
+_CARCASSONNE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWX"
+
+
+@st.composite
+def _carcassonne_tiles(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
+    """A ``tiles`` word half of the time: a few letters (in order, as the contract asks) with counts 1..3,
+    now and then in lower case (the word is read without regard to ASCII case)."""
+    if draw(st.booleans()):
+        return {}
+    letters = sorted(draw(st.sets(st.sampled_from(_CARCASSONNE_LETTERS), min_size=1, max_size=10)))
+    word = "".join(f"{letter}{draw(st.integers(1, 3))}" for letter in letters)
+    if draw(st.integers(0, 7)) == 0:
+        word = word.lower()
+    return {"tiles": word}
+
+
 # game id -> a strategy of the parameters ``param_space`` cannot find, given the ones drawn from it.
 EXTRA_PARAMS: dict[str, Callable[[str, _Params], st.SearchStrategy[_Params]]] = {
+    "carcassonne": _carcassonne_tiles,
     "flip_city": _flip_city_family,
     "flip_city_wilderness": _flip_city_family,
 }
