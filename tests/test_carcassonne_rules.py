@@ -57,7 +57,8 @@ def test_edges_must_match(make):
     assert "place 0,1 r0" not in legal  # field onto D's city
     assert "place 1,0 r0" not in legal  # E's field W edge onto D's road
     assert "place 1,1 r0" not in legal  # not next to any tile
-    assert "place 0,-1 r0" in legal  # city up, field down onto D's field
+    assert "place 0,-1 r0" not in legal  # E's city up onto D's field
+    assert "place 0,-1 r180" in legal  # E's city down, away from D
     with pytest.raises(meeplex.IllegalActionError):
         state.apply_action(state.string_to_action("place 0,1 r0"))
     assert state.action_to_string(state.legal_actions()[0]).startswith("place ")
