@@ -47,7 +47,7 @@ impl Phase {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct CarcassonneState {
     pub cfg: &'static Config,
     pub phase: Phase,
@@ -71,6 +71,29 @@ pub struct CarcassonneState {
     /// Per slot: NONE, or `8 k + seat` for a follower on feature k.
     pub follower: Vec<u8>,
 }
+
+/// Positions are equal when their facts are: the board, hash and features are derived from the placements
+/// (their internal layout, such as union-find paths, depends on the order of finds, not on the position).
+impl PartialEq for CarcassonneState {
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self.cfg, o.cfg)
+            && self.phase == o.phase
+            && self.current == o.current
+            && self.tile == o.tile
+            && self.to_draw == o.to_draw
+            && self.last_turn == o.last_turn
+            && self.river_end == o.river_end
+            && self.pile == o.pile
+            && self.set_aside == o.set_aside
+            && self.hands == o.hands
+            && self.scores == o.scores
+            && self.supply == o.supply
+            && self.board.slots == o.board.slots
+            && self.follower == o.follower
+    }
+}
+
+impl Eq for CarcassonneState {}
 
 impl CarcassonneState {
     /// The state after the first tile, before anything is dealt or drawn.
