@@ -14,8 +14,11 @@ fn game(players: i64, river: bool, strategic: bool, tiles: &str) -> CarcassonneG
 }
 
 fn act(s: &mut Box<CarcassonneState>, text: &str) {
-    let a = s.string_to_action(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-    s.apply_action(a).unwrap_or_else(|e| panic!("{text}: {e}\n{}", s.to_text()));
+    let a = s
+        .string_to_action(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    s.apply_action(a)
+        .unwrap_or_else(|e| panic!("{text}: {e}\n{}", s.to_text()));
 }
 
 fn draw(s: &mut Box<CarcassonneState>, name: &str) {
@@ -31,7 +34,12 @@ fn scores(s: &Box<CarcassonneState>) -> Vec<f64> {
 
 #[test]
 fn random_games_never_panic_and_end() {
-    for (players, river, strategic) in [(2, false, false), (4, true, false), (3, false, true), (5, true, true)] {
+    for (players, river, strategic) in [
+        (2, false, false),
+        (4, true, false),
+        (3, false, true),
+        (5, true, true),
+    ] {
         let g = game(players, river, strategic, "standard");
         for seed in 0..30 {
             let mut s = g.new_initial_state();
@@ -46,7 +54,9 @@ fn random_games_never_panic_and_end() {
                 assert!(steps <= g.max_game_length());
                 if seed < 3 && steps % 17 == 0 {
                     let text = s.serialize(&history);
-                    let (back, h) = g.deserialize_state(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                    let (back, h) = g
+                        .deserialize_state(&text)
+                        .unwrap_or_else(|e| panic!("{e}\n{text}"));
                     assert_eq!(back.serialize(&h), text);
                     let mut t = vec![0f32; g.observation_shape()[0]];
                     s.observation_tensor(0, &mut t);
@@ -69,8 +79,19 @@ fn edges_must_match() {
     draw(&mut s, "C");
     let mut legal = Vec::new();
     s.legal_actions(&mut legal);
-    let texts: Vec<String> = legal.iter().map(|&a| s.action_to_string(a).unwrap()).collect();
-    assert_eq!(texts, ["place 0,1 r0", "place 0,1 r90", "place 0,1 r180", "place 0,1 r270"]);
+    let texts: Vec<String> = legal
+        .iter()
+        .map(|&a| s.action_to_string(a).unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "place 0,1 r0",
+            "place 0,1 r90",
+            "place 0,1 r180",
+            "place 0,1 r270"
+        ]
+    );
     assert!(s.string_to_action("place 1,0 r0").is_ok());
     assert!(!s.is_legal(s.string_to_action("place 1 , 0 r0").unwrap()));
     assert!(s.string_to_action("place 999,0 r0").is_err());
@@ -154,7 +175,8 @@ fn fields_score_completed_cities_at_the_end() {
     draw(&mut s, "E");
     act(&mut s, "place 0,1 r180");
     assert_eq!(
-        s.action_to_string(s.string_to_action("follower field NL").unwrap()).unwrap(),
+        s.action_to_string(s.string_to_action("follower field NL").unwrap())
+            .unwrap(),
         "follower field NL"
     );
     act(&mut s, "follower field ER");
@@ -186,13 +208,19 @@ fn the_river_may_not_turn_twice_the_same_way() {
     assert!(!legal.contains(&25), "the lake comes last");
     draw(&mut s, "river_curve");
     s.legal_actions(&mut legal);
-    let texts: Vec<String> = legal.iter().map(|&a| s.action_to_string(a).unwrap()).collect();
+    let texts: Vec<String> = legal
+        .iter()
+        .map(|&a| s.action_to_string(a).unwrap())
+        .collect();
     assert_eq!(texts, ["place 1,0 r0", "place 1,0 r90"]);
     act(&mut s, "place 1,0 r0"); // a right turn, to the south
     act(&mut s, "no follower");
     draw(&mut s, "river_curve");
     s.legal_actions(&mut legal);
-    let texts: Vec<String> = legal.iter().map(|&a| s.action_to_string(a).unwrap()).collect();
+    let texts: Vec<String> = legal
+        .iter()
+        .map(|&a| s.action_to_string(a).unwrap())
+        .collect();
     assert_eq!(texts, ["place 1,-1 r180"]); // only the left turn
 }
 
@@ -221,7 +249,10 @@ fn strategic_deal_and_hidden_hands() {
     let r = s.resample_from_infostate(1, &mut rng);
     assert_eq!(r.hands[1], s.hands[1]);
     assert_eq!(r.hand_size(0), 3);
-    assert_eq!(r.pile_total() + r.hand_size(0), s.pile_total() + s.hand_size(0));
+    assert_eq!(
+        r.pile_total() + r.hand_size(0),
+        s.pile_total() + s.hand_size(0)
+    );
     // Seat 0 draws a fourth tile, then selects one.
     draw(&mut s, "K");
     assert_eq!(s.phase, Phase::Select);
@@ -260,7 +291,10 @@ fn serialization_round_trips_and_refuses() {
     refuse(&|w| w["version"] = 2.into());
     refuse(&|w| w["board"] = serde_json::json!([]));
     refuse(&|w| w["board"][0][3] = 1.into());
-    refuse(&|w| { w["board"][1][1] = 0.into(); w["board"][1][2] = 0.into(); });
+    refuse(&|w| {
+        w["board"][1][1] = 0.into();
+        w["board"][1][2] = 0.into();
+    });
     refuse(&|w| w["board"][1][1] = 72.into());
     refuse(&|w| w["board"][1][3] = 4.into());
     refuse(&|w| w["pile"][20] = 99.into());
@@ -272,5 +306,7 @@ fn serialization_round_trips_and_refuses() {
     refuse(&|w| w["scores"][0] = 100_001.into());
     refuse(&|w| w["history"][0] = (-1).into());
     refuse(&|w| w["params"]["players"] = 2.into());
-    assert!(g.deserialize_state(&text.replacen("{", "{\"board\":[],", 1)).is_err());
+    assert!(g
+        .deserialize_state(&text.replacen("{", "{\"board\":[],", 1))
+        .is_err());
 }

@@ -11,7 +11,12 @@ fn variants(id: &str) -> Vec<AnyGame> {
     if id == "carcassonne" {
         // Every id is tried at every step below: the standard game's 81,843 ids would take hours, so short
         // custom piles (the same rules; a few hundred ids) with each seat count and option.
-        for (players, river, strategic) in [(2, false, false), (3, true, false), (2, false, true), (5, true, true)] {
+        for (players, river, strategic) in [
+            (2, false, false),
+            (3, true, false),
+            (2, false, true),
+            (5, true, true),
+        ] {
             let mut p = Params::new();
             p.insert("players".into(), ParamValue::Int(players));
             p.insert("river".into(), ParamValue::Bool(river));

@@ -83,7 +83,9 @@ pub fn parse_tiles(text: &str) -> Result<[u8; LAND]> {
     if lower == "standard" {
         return Ok(standard);
     }
-    let bad = || invalid(format!("{ID}: parameter tiles={text:?} is not `standard` or letters A..X with counts 1..99 in order"));
+    let bad = || {
+        invalid(format!("{ID}: parameter tiles={text:?} is not `standard` or letters A..X with counts 1..99 in order"))
+    };
     let bytes = lower.as_bytes();
     let mut out = [0u8; LAND];
     let (mut i, mut last, mut any) = (0, -1i32, false);
@@ -153,9 +155,14 @@ impl CarcassonneGame {
         let tiles_value = match numeric.remove("tiles") {
             None => "standard".to_string(),
             Some(ParamValue::Str(s)) => s,
-            Some(other) => return invalid(format!("{ID}: parameter tiles must be a str, not {other}")),
+            Some(other) => {
+                return invalid(format!("{ID}: parameter tiles must be a str, not {other}"))
+            }
         };
-        if let Some(key) = numeric.keys().find(|k| !["players", "river", "strategic"].contains(&k.as_str())) {
+        if let Some(key) = numeric
+            .keys()
+            .find(|k| !["players", "river", "strategic"].contains(&k.as_str()))
+        {
             return invalid(format!(
                 "{ID}: unknown parameter {key:?} (known: players, river, strategic, tiles)"
             ));

@@ -71,15 +71,23 @@ pub fn string_to_action(s: &CarcassonneState, text: &str) -> Result<u32> {
     let f = fold_white_space(text);
     if matches!(s.phase, Phase::Deal | Phase::Draw) {
         let name = f.strip_prefix("draw ").unwrap_or(&f);
-        return type_by_name(name).map(|t| t as u32).ok_or_else(|| bad(text));
+        return type_by_name(name)
+            .map(|t| t as u32)
+            .ok_or_else(|| bad(text));
     }
     let p = s.cfg.p();
     if let Some(rest) = f.strip_prefix("place ") {
         let rest = rest.replace(" ,", ",").replace(", ", ",");
         let (xy, rot) = rest.split_once(' ').ok_or_else(|| bad(text))?;
         let (xs, ys) = xy.split_once(',').ok_or_else(|| bad(text))?;
-        let (x, y) = (int(xs).ok_or_else(|| bad(text))?, int(ys).ok_or_else(|| bad(text))?);
-        let r = ROTS.iter().position(|&q| q == rot).ok_or_else(|| bad(text))?;
+        let (x, y) = (
+            int(xs).ok_or_else(|| bad(text))?,
+            int(ys).ok_or_else(|| bad(text))?,
+        );
+        let r = ROTS
+            .iter()
+            .position(|&q| q == rot)
+            .ok_or_else(|| bad(text))?;
         let big_r = s.cfg.r as i64;
         if x.abs() > big_r || y.abs() > big_r {
             return Err(GameError::InvalidNotation(format!(
@@ -105,7 +113,10 @@ pub fn string_to_action(s: &CarcassonneState, text: &str) -> Result<u32> {
             Some((a, b)) => (a, Some(b)),
             None => (rest, None),
         };
-        let kind = KIND_NAMES.iter().position(|&n| n == kind).ok_or_else(|| bad(text))? as u8;
+        let kind = KIND_NAMES
+            .iter()
+            .position(|&n| n == kind)
+            .ok_or_else(|| bad(text))? as u8;
         let (t, r) = just_placed(s).ok_or_else(|| bad(text))?;
         let tt = tile(t);
         for (k, feat) in tt.features.iter().enumerate() {
@@ -115,7 +126,8 @@ pub fn string_to_action(s: &CarcassonneState, text: &str) -> Result<u32> {
             let ok = match (kind, place) {
                 (0, None) => true,
                 (1 | 2, Some(w)) => (0..4).any(|d| {
-                    EDGE_NAMES[d].eq_ignore_ascii_case(w) && feat.edges & (1 << ((d + 4 - r) % 4)) != 0
+                    EDGE_NAMES[d].eq_ignore_ascii_case(w)
+                        && feat.edges & (1 << ((d + 4 - r) % 4)) != 0
                 }),
                 (3, Some(w)) => (0..8).any(|h| {
                     HALF_NAMES[h].eq_ignore_ascii_case(w)

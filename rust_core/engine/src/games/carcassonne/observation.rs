@@ -6,7 +6,6 @@ use super::tiles::{tiles, K, LAND, NONE, T};
 use super::Config;
 use crate::{Rng, State};
 
-
 pub fn len(cfg: &Config) -> usize {
     let n = cfg.players;
     (cfg.r as usize + 1) * (7 + T + K + n) + 4 * n + 6 + 4 * T
@@ -99,7 +98,11 @@ pub fn text(s: &CarcassonneState, viewer: Option<usize>) -> String {
         "phase {} current {} tile {}\n",
         s.phase.name(),
         s.current,
-        if s.tile == NONE { "-" } else { &tiles()[s.tile as usize].name }
+        if s.tile == NONE {
+            "-"
+        } else {
+            &tiles()[s.tile as usize].name
+        }
     ));
     for q in 0..n {
         let hand = if !s.cfg.strategic {

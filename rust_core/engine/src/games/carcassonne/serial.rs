@@ -11,8 +11,21 @@ use serde_json::{json, Map, Value};
 
 const VERSION: i64 = 1;
 const KEYS: [&str; 15] = [
-    "board", "current", "followers", "game", "hands", "history", "params", "phase", "pile",
-    "scores", "set_aside", "supply", "tile", "to_draw", "version",
+    "board",
+    "current",
+    "followers",
+    "game",
+    "hands",
+    "history",
+    "params",
+    "phase",
+    "pile",
+    "scores",
+    "set_aside",
+    "supply",
+    "tile",
+    "to_draw",
+    "version",
 ];
 
 pub fn serialize(s: &CarcassonneState, history: &[u32]) -> String {
@@ -70,7 +83,10 @@ fn list<'a>(v: &'a Value, what: &str, len: Option<usize>) -> Result<&'a Vec<Valu
     };
     if let Some(l) = len {
         if a.len() != l {
-            return invalid(format!("{ID}: {what} must have {l} entries, not {}", a.len()));
+            return invalid(format!(
+                "{ID}: {what} must have {l} entries, not {}",
+                a.len()
+            ));
         }
     }
     Ok(a)
@@ -86,7 +102,8 @@ fn counts(v: &Value, what: &str) -> Result<[u8; T]> {
 }
 
 pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState, Vec<u32>)> {
-    let v = crate::json::parse(text).map_err(|e| crate::GameError::InvalidState(format!("{ID}: bad JSON: {e}")))?;
+    let v = crate::json::parse(text)
+        .map_err(|e| crate::GameError::InvalidState(format!("{ID}: bad JSON: {e}")))?;
     let Value::Object(m) = &v else {
         return invalid(format!("{ID}: a serialized state is a JSON object"));
     };
@@ -128,7 +145,9 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         }
         if i == 0 {
             if t != cfg.start || x != 0 || y != 0 || r != 0 {
-                return invalid(format!("{ID}: the first board entry must be the start tile at 0,0 r0"));
+                return invalid(format!(
+                    "{ID}: the first board entry must be the start tile at 0,0 r0"
+                ));
             }
             continue;
         }
@@ -146,8 +165,9 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
     let Value::String(phase_name) = &m["phase"] else {
         return invalid(format!("{ID}: phase must be a str"));
     };
-    let phase = Phase::from_name(phase_name)
-        .ok_or_else(|| crate::GameError::InvalidState(format!("{ID}: unknown phase {phase_name:?}")))?;
+    let phase = Phase::from_name(phase_name).ok_or_else(|| {
+        crate::GameError::InvalidState(format!("{ID}: unknown phase {phase_name:?}"))
+    })?;
     // In phase follower, what the last tile completed is scored only after the follower decision.
     let last = slots - 1;
     let (lx, ly) = (s.board.slots[last].x as i32, s.board.slots[last].y as i32);
@@ -186,7 +206,9 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
             _ => s.segs.segs[root].open == 0,
         };
         if complete && !just_completed(&s, slot, root, kind == super::tiles::CLOISTER) {
-            return invalid(format!("{ID}: a follower on a completed feature (slot {slot})"));
+            return invalid(format!(
+                "{ID}: a follower on a completed feature (slot {slot})"
+            ));
         }
         per_seat[seat] += 1;
         if per_seat[seat] > FOLLOWERS as u32 {
@@ -198,7 +220,9 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
     for q in 0..n {
         let v = ranged(&supply[q], "supply", 0, 7)?;
         if v != FOLLOWERS as i64 - per_seat[q] as i64 {
-            return invalid(format!("{ID}: supply of seat {q} does not match its followers"));
+            return invalid(format!(
+                "{ID}: supply of seat {q} does not match its followers"
+            ));
         }
         s.supply[q] = v as u8;
     }
@@ -254,7 +278,9 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         _ if tile_v != -1 => return invalid(format!("{ID}: tile must be -1 outside phase place")),
         Phase::Deal => {
             if !cfg.strategic || slots > 1 {
-                return invalid(format!("{ID}: phase deal outside the strategic variant or after play"));
+                return invalid(format!(
+                    "{ID}: phase deal outside the strategic variant or after play"
+                ));
             }
             if s.land_left() == 0 {
                 return invalid(format!("{ID}: phase deal with the land pile empty"));
@@ -268,10 +294,14 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         Phase::Select => {
             let q = s.current as usize;
             if !cfg.strategic || s.hand_size(q) == 0 {
-                return invalid(format!("{ID}: phase select outside the strategic variant or with an empty hand"));
+                return invalid(format!(
+                    "{ID}: phase select outside the strategic variant or with an empty hand"
+                ));
             }
             if (0..LAND).any(|t| s.hands[q][t] > 0 && !s.placeable(t as u8)) {
-                return invalid(format!("{ID}: phase select with an unplaceable tile in the hand"));
+                return invalid(format!(
+                    "{ID}: phase select with an unplaceable tile in the hand"
+                ));
             }
         }
         Phase::Follower => {

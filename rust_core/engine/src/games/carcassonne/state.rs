@@ -2,7 +2,9 @@
 
 use super::board::{Board, DX, DY};
 use super::features::Segs;
-use super::tiles::{self, tile, TileType, CLOISTER, FCITY, FFIELD, FROAD, K, LAKE, LAND, NONE, RIVER, T};
+use super::tiles::{
+    self, tile, TileType, CLOISTER, FCITY, FFIELD, FROAD, K, LAKE, LAND, NONE, RIVER, T,
+};
 use super::Config;
 
 pub const MAX_PLAYERS: usize = 5;
@@ -673,10 +675,14 @@ impl CarcassonneState {
                 (a as usize) < T && self.pile[a as usize] > 0 && self.in_current_pile(a as usize)
             }
             Phase::Place => a < p && self.tile != NONE && self.placement_legal(self.tile, a),
-            Phase::Follower => a == p || (a > p && a <= p + K as u32 && self.follower_legal((a - p - 1) as usize)),
+            Phase::Follower => {
+                a == p || (a > p && a <= p + K as u32 && self.follower_legal((a - p - 1) as usize))
+            }
             Phase::Select => {
                 let lo = p + 1 + K as u32;
-                a >= lo && a < lo + T as u32 && self.hands[self.current as usize][(a - lo) as usize] > 0
+                a >= lo
+                    && a < lo + T as u32
+                    && self.hands[self.current as usize][(a - lo) as usize] > 0
             }
             Phase::Over => false,
         }

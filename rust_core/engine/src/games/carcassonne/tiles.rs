@@ -4,7 +4,8 @@
 use serde_json::Value;
 use std::sync::OnceLock;
 
-pub const TILES_TEXT: &str = include_str!("../../../../../python/meeplex/data/carcassonne_tiles.json");
+pub const TILES_TEXT: &str =
+    include_str!("../../../../../python/meeplex/data/carcassonne_tiles.json");
 
 /// T, the number of tile types; ids 0..23 are the base letters, 24.. the river tiles.
 pub const T: usize = 34;
