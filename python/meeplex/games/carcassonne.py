@@ -1,4 +1,4 @@
-"""Carcassonne for Python users: tile type ids and names, and action ids (docs/rules/carcassonne.md §2, §7)."""
+"""Carcassonne for Python users: tile ids and names, and action ids (docs/rules/carcassonne.md §2, §7)."""
 
 from __future__ import annotations
 

@@ -26,10 +26,11 @@ fn draw(s: &mut Box<CarcassonneState>, name: &str) {
     act(s, &format!("draw {name}"));
 }
 
-fn scores(s: &Box<CarcassonneState>) -> Vec<f64> {
-    let mut v = vec![0.0; s.cfg.players];
-    s.scores(&mut v);
-    v
+fn scores(s: &CarcassonneState) -> Vec<f64> {
+    s.scores[..s.cfg.players]
+        .iter()
+        .map(|&v| v as f64)
+        .collect()
 }
 
 #[test]

@@ -474,10 +474,8 @@ impl CarcassonneState {
             }
             seen.push(root);
             match self.kind_of_seg(root) {
-                CLOISTER => {
-                    if self.nb8[slot] < 8 {
-                        out[(fo % 8) as usize] += 1 + self.nb8[slot] as u32;
-                    }
+                CLOISTER if self.nb8[slot] < 8 => {
+                    out[(fo % 8) as usize] += 1 + self.nb8[slot] as u32;
                 }
                 FCITY | FROAD => {
                     if self.segs.segs[root].open == 0 {
