@@ -3,9 +3,9 @@
 //! Run: `cargo bench -p meeplex-benches --bench playouts` (or `make bench`).
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use meeplex_engine::playout::{random_playout, Scratch};
+use meeplex_engine::playout::{random_action, random_playout, Scratch};
 use meeplex_engine::registry::{AnyState, GAME_IDS};
-use meeplex_engine::{AnyGame, ParamValue, Params, Rng};
+use meeplex_engine::{AnyGame, ParamValue, Params, Rng, State};
 use std::hint::black_box;
 use std::mem::size_of_val;
 
@@ -13,6 +13,11 @@ use std::mem::size_of_val;
 /// game (Nature, two seats) is short and mostly deal, so its longer games; and a Flip City supply mixing piles
 /// of both sets (issue 3).
 const EXTRA: &[(&str, &str, &str)] = &[
+    (
+        "carcassonne_river_strategic",
+        "carcassonne",
+        "river=true,strategic=true",
+    ),
     ("flipology_nature_4p", "flipology", "players=4"),
     ("flipology_nature_6p", "flipology", "players=6"),
     ("flipology_variant_2p", "flipology", "variant=1"),
@@ -33,9 +38,12 @@ fn params(text: &str) -> Params {
     text.split(',')
         .filter_map(|kv| kv.split_once('='))
         .map(|(k, v)| {
-            let value = v
-                .parse()
-                .map_or_else(|_| ParamValue::Str(v.to_string()), ParamValue::Int);
+            let value = match v {
+                "true" | "false" => ParamValue::Bool(v == "true"),
+                _ => v
+                    .parse()
+                    .map_or_else(|_| ParamValue::Str(v.to_string()), ParamValue::Int),
+            };
             (k.to_string(), value)
         })
         .collect()
@@ -95,12 +103,28 @@ fn measure(c: &mut Criterion, label: &str, game: &AnyGame) {
     let bare = format!("{label}/clone_bare");
     #[allow(unreachable_patterns)]
     let size = match &mid {
+        AnyState::Carcassonne(s) => (clone_bench(c, &bare, s), size_of_val(&**s)).1,
         AnyState::FlipCity(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::FlipFamily(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::FlipPickTowers(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::Flipology(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         _ => 0,
     };
+    if let AnyState::Carcassonne(_) = &mid {
+        // Legal placements of a state in phase place, halfway through a random game.
+        let mut at = mid.clone();
+        while at.current_player() < 0 && !at.is_terminal() {
+            let a = random_action(&at, &mut Rng::new(1), &mut scratch).expect("an outcome");
+            at.apply_unchecked(a);
+        }
+        let mut out = Vec::new();
+        c.bench_function(&format!("{label}/legal_actions"), |b| {
+            b.iter(|| {
+                at.legal_actions(&mut out);
+                black_box(out.len())
+            })
+        });
+    }
     println!(
         "{label}: {steps} steps per random game; state {size} bytes, AnyState {} bytes",
         size_of_val(&mid)

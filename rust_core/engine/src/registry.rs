@@ -5,6 +5,7 @@
 //! (`FlipCity`, the base layout of `flip_city`; `FlipFamily`, every game with Wilderness cards), and
 //! `AnyGame::new` picks the layout from the parameters.
 
+use crate::games::carcassonne::{self, CarcassonneGame, CarcassonneState};
 use crate::games::flip_city::{self, Configured, FlipCityGame, FlipCityState};
 use crate::games::flip_city::{FlipFamilyGame, FlipFamilyState};
 use crate::games::flip_pick_towers::{self, FlipPickTowersGame, FlipPickTowersState};
@@ -13,6 +14,7 @@ use crate::{Game, GameError, Params, Player, Result, Rng, State};
 
 /// The ids of all registered games, sorted.
 pub const GAME_IDS: &[&str] = &[
+    carcassonne::ID,
     flip_city::ID,
     flip_city::WILDERNESS_ID,
     flip_pick_towers::ID,
@@ -21,6 +23,7 @@ pub const GAME_IDS: &[&str] = &[
 
 #[derive(Clone, Debug)]
 pub enum AnyGame {
+    Carcassonne(CarcassonneGame),
     FlipCity(FlipCityGame),
     FlipFamily(FlipFamilyGame),
     FlipPickTowers(FlipPickTowersGame),
@@ -32,6 +35,8 @@ pub enum AnyGame {
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyState {
+    /// Boxed: a Carcassonne state holds a board (kilobytes); the enum must not grow for the other games.
+    Carcassonne(Box<CarcassonneState>),
     FlipCity(FlipCityState),
     FlipFamily(FlipFamilyState),
     FlipPickTowers(FlipPickTowersState),
@@ -45,6 +50,11 @@ macro_rules! game_dispatch {
     };
     ($self:expr, $V:ident, $g:ident => $body:expr) => {
         match $self {
+            AnyGame::Carcassonne($g) => {
+                #[allow(unused_imports)]
+                use AnyState::Carcassonne as $V;
+                $body
+            }
             AnyGame::FlipCity($g) => {
                 #[allow(unused_imports)]
                 use AnyState::FlipCity as $V;
@@ -75,6 +85,11 @@ macro_rules! state_dispatch {
     };
     ($self:expr, $V:ident, $s:ident => $body:expr) => {
         match $self {
+            AnyState::Carcassonne($s) => {
+                #[allow(unused_imports)]
+                use AnyState::Carcassonne as $V;
+                $body
+            }
             AnyState::FlipCity($s) => {
                 #[allow(unused_imports)]
                 use AnyState::FlipCity as $V;
@@ -108,6 +123,7 @@ impl AnyGame {
                     Configured::Family(g) => AnyGame::FlipFamily(g),
                 })
             }
+            carcassonne::ID => Ok(AnyGame::Carcassonne(CarcassonneGame::new(params)?)),
             flip_pick_towers::ID => Ok(AnyGame::FlipPickTowers(FlipPickTowersGame::new(params)?)),
             flipology::ID => Ok(AnyGame::Flipology(FlipologyGame::new(params)?)),
             _ => Err(GameError::InvalidState(format!(

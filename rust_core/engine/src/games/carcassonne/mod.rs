@@ -1,0 +1,333 @@
+//! Carcassonne: the base game, The River and the strategic variant (docs/rules/carcassonne.md).
+//!
+//! The tile types are data (`tiles.rs`, parsed once from the JSON both engines read). A state holds the placed
+//! tiles in placement order, a small hash from cell to slot and the open positions with their edge constraints
+//! (`board.rs`), and a union-find over feature segments with per-root aggregates (`features.rs`); nothing is
+//! ever flood-filled. States are boxed in the registry, so the other games' states do not grow.
+
+mod board;
+mod features;
+mod notation;
+mod observation;
+mod serial;
+pub mod state;
+pub mod tiles;
+
+pub use state::{CarcassonneState, Phase};
+
+use crate::error::invalid;
+use crate::params::{get_bool, get_int, normalise, ParamSpec, ParamValue, Params};
+use crate::{Game, Player, Result, Rng, State, CHANCE, TERMINAL};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use tiles::{tiles, K, LAND, T};
+
+pub const ID: &str = "carcassonne";
+
+pub const SCHEMA: &[ParamSpec] = &[
+    ParamSpec::Int {
+        name: "players",
+        default: 2,
+        min: 2,
+        max: state::MAX_PLAYERS as i64,
+    },
+    ParamSpec::Bool {
+        name: "river",
+        default: false,
+    },
+    ParamSpec::Bool {
+        name: "strategic",
+        default: false,
+    },
+];
+
+#[derive(PartialEq, Eq)]
+pub struct Config {
+    pub players: usize,
+    pub river: bool,
+    pub strategic: bool,
+    /// The draw piles at the start, per type.
+    pub pile: [u8; T],
+    /// Every copy of each type in the game (the pile plus the first tile).
+    pub total: [u16; T],
+    pub start: u8,
+    pub r: i32,
+    pub w: i32,
+    pub params: Params,
+}
+
+impl std::fmt::Debug for Config {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Config({ID}, {:?})", self.params)
+    }
+}
+
+impl Config {
+    /// P = W x W x 4, the place ids.
+    #[inline]
+    pub fn p(&self) -> u32 {
+        (self.w * self.w * 4) as u32
+    }
+    pub fn num_actions(&self) -> usize {
+        self.p() as usize + 1 + K + T
+    }
+}
+
+/// The `tiles` parameter (§1): `standard`, or letters with counts in alphabetical order.
+pub fn parse_tiles(text: &str) -> Result<[u8; LAND]> {
+    let mut standard = [0u8; LAND];
+    for (t, tt) in tiles()[..LAND].iter().enumerate() {
+        standard[t] = tt.count;
+    }
+    let lower = text.to_ascii_lowercase();
+    if lower == "standard" {
+        return Ok(standard);
+    }
+    let bad = || {
+        invalid(format!("{ID}: parameter tiles={text:?} is not `standard` or letters A..X with counts 1..99 in order"))
+    };
+    let bytes = lower.as_bytes();
+    let mut out = [0u8; LAND];
+    let (mut i, mut last, mut any) = (0, -1i32, false);
+    while i < bytes.len() {
+        let c = bytes[i];
+        if !(b'a'..=b'x').contains(&c) || (c - b'a') as i32 <= last {
+            return bad();
+        }
+        last = (c - b'a') as i32;
+        i += 1;
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        if i == start || i - start > 3 {
+            return bad();
+        }
+        let n: u32 = lower[start..i].parse().unwrap_or(0);
+        if !(1..=99).contains(&n) {
+            return bad();
+        }
+        out[last as usize] = n as u8;
+        any = true;
+    }
+    if !any {
+        return bad();
+    }
+    Ok(out)
+}
+
+pub fn tiles_text(counts: &[u8; LAND]) -> String {
+    if tiles()[..LAND]
+        .iter()
+        .zip(counts)
+        .all(|(t, &c)| t.count == c)
+    {
+        return "standard".into();
+    }
+    let mut s = String::new();
+    for (t, &c) in counts.iter().enumerate() {
+        if c > 0 {
+            s.push((b'A' + t as u8) as char);
+            s.push_str(&c.to_string());
+        }
+    }
+    s
+}
+
+fn intern(cfg: Config) -> &'static Config {
+    static TABLE: OnceLock<Mutex<HashMap<String, &'static Config>>> = OnceLock::new();
+    let key = format!("{:?}", cfg.params);
+    let mut table = TABLE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    table.entry(key).or_insert_with(|| Box::leak(Box::new(cfg)))
+}
+
+#[derive(Clone, Debug)]
+pub struct CarcassonneGame {
+    cfg: &'static Config,
+}
+
+impl CarcassonneGame {
+    pub fn new(given: &Params) -> Result<Self> {
+        let mut numeric = given.clone();
+        let tiles_value = match numeric.remove("tiles") {
+            None => "standard".to_string(),
+            Some(ParamValue::Str(s)) => s,
+            Some(other) => {
+                return invalid(format!("{ID}: parameter tiles must be a str, not {other}"))
+            }
+        };
+        if let Some(key) = numeric
+            .keys()
+            .find(|k| !["players", "river", "strategic"].contains(&k.as_str()))
+        {
+            return invalid(format!(
+                "{ID}: unknown parameter {key:?} (known: players, river, strategic, tiles)"
+            ));
+        }
+        let mut params = normalise(ID, SCHEMA, &numeric)?;
+        let land = parse_tiles(&tiles_value)?;
+        params.insert("tiles".into(), ParamValue::Str(tiles_text(&land)));
+        let river = get_bool(&params, "river");
+        let mut pile = [0u8; T];
+        pile[..LAND].copy_from_slice(&land);
+        if river {
+            for t in LAND..T {
+                pile[t] = tiles()[t].count;
+            }
+        }
+        let start = if river { tiles::SPRING } else { tiles::START };
+        let mut total = [0u16; T];
+        for t in 0..T {
+            total[t] = pile[t] as u16;
+        }
+        total[start as usize] += 1;
+        let r: i32 = pile.iter().map(|&c| c as i32).sum();
+        Ok(CarcassonneGame {
+            cfg: intern(Config {
+                players: get_int(&params, "players") as usize,
+                river,
+                strategic: get_bool(&params, "strategic"),
+                pile,
+                total,
+                start,
+                r,
+                w: 2 * r + 1,
+                params,
+            }),
+        })
+    }
+
+    pub fn config(&self) -> &'static Config {
+        self.cfg
+    }
+}
+
+impl Game for CarcassonneGame {
+    type State = Box<CarcassonneState>;
+
+    fn id(&self) -> &'static str {
+        ID
+    }
+    fn params(&self) -> &Params {
+        &self.cfg.params
+    }
+    fn num_players(&self) -> usize {
+        self.cfg.players
+    }
+    fn num_distinct_actions(&self) -> usize {
+        self.cfg.num_actions()
+    }
+    fn max_chance_outcomes(&self) -> usize {
+        T
+    }
+    fn max_game_length(&self) -> u64 {
+        4 * self.cfg.r as u64
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![observation::len(self.cfg)]
+    }
+    fn new_initial_state(&self) -> Box<CarcassonneState> {
+        Box::new(CarcassonneState::new(self.cfg))
+    }
+    fn deserialize_state(&self, text: &str) -> Result<(Box<CarcassonneState>, Vec<u32>)> {
+        serial::deserialize(self.cfg, text).map(|(s, h)| (Box::new(s), h))
+    }
+}
+
+impl State for Box<CarcassonneState> {
+    fn current_player(&self) -> Player {
+        match self.phase {
+            Phase::Over => TERMINAL,
+            Phase::Deal | Phase::Draw => CHANCE,
+            _ => self.current as Player,
+        }
+    }
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        self.legal(out)
+    }
+    fn chance_weights(&self, out: &mut Vec<(u32, u64)>) {
+        out.clear();
+        if matches!(self.phase, Phase::Deal | Phase::Draw) {
+            for t in 0..T {
+                if self.pile[t] > 0 && self.in_current_pile(t) {
+                    out.push((t as u32, self.pile[t] as u64));
+                }
+            }
+        }
+    }
+    fn apply_unchecked(&mut self, action: u32) {
+        if self.is_legal_action(action) {
+            self.apply(action)
+        }
+    }
+    fn is_legal(&self, action: u32) -> bool {
+        self.is_legal_action(action)
+    }
+    fn action_to_string(&self, action: u32) -> Result<String> {
+        notation::action_to_string(self, action)
+    }
+    fn string_to_action(&self, text: &str) -> Result<u32> {
+        notation::string_to_action(self, text)
+    }
+    fn returns(&self, out: &mut [f64]) {
+        out.iter_mut().for_each(|v| *v = 0.0);
+        if self.phase != Phase::Over {
+            return;
+        }
+        let n = self.n();
+        let best = self.scores[..n].iter().max().copied().unwrap_or(0);
+        let winners = self.scores[..n].iter().filter(|&&s| s == best).count();
+        for s in 0..n.min(out.len()) {
+            if self.scores[s] == best {
+                out[s] = 1.0 / winners as f64;
+            }
+        }
+    }
+    fn scores(&self, out: &mut [f64]) {
+        for (s, o) in out.iter_mut().enumerate().take(self.n()) {
+            *o = self.scores[s] as f64;
+        }
+    }
+    fn observation_tensor(&self, player: usize, out: &mut [f32]) {
+        observation::tensor(self, player, out)
+    }
+    fn observation_string(&self, player: usize) -> String {
+        observation::text(self, Some(player))
+    }
+    fn information_state_string(&self, player: usize, history: &[u32]) -> String {
+        observation::information_state(self, player, history)
+    }
+    fn serialize(&self, history: &[u32]) -> String {
+        serial::serialize(self, history)
+    }
+    fn resample_from_infostate(&self, player: usize, rng: &mut Rng) -> Self {
+        Box::new(observation::resample(self, player, rng))
+    }
+    fn to_text(&self) -> String {
+        observation::text(self, None)
+    }
+    fn heuristic_value(&self, out: &mut [f64]) {
+        if self.phase == Phase::Over {
+            return self.returns(out);
+        }
+        let n = self.n();
+        let extra = self.end_points();
+        let mut v = [0f64; state::MAX_PLAYERS];
+        let mut best = f64::MIN;
+        for s in 0..n {
+            v[s] = (self.scores[s] + extra[s]) as f64 + 0.5 * self.supply[s] as f64;
+            best = best.max(v[s]);
+        }
+        let mut total = 0.0;
+        for s in 0..n {
+            v[s] = ((v[s] - best) / 8.0).exp();
+            total += v[s];
+        }
+        for s in 0..n.min(out.len()) {
+            out[s] = v[s] / total;
+        }
+    }
+}
