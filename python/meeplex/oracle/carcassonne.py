@@ -1232,10 +1232,19 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         if not 0 <= seat < n:
             raise _bad(f"follower seat {seat} out of range")
         kind = features[k].kind
+        # READING: in phase follower the tile just placed is not scored yet (§4.1 step 4 comes after the
+        # follower decision), so a feature it completes may still hold followers.
+        newest = len(state.board) - 1
+        _, nx, ny, _ = state.board[newest]
+        _, fx, fy, _ = state.board[slot]
+        pending = phase == "follower"
         if kind == "cloister" and state._cloister_neighbours(slot) == 8:
-            raise _bad(f"a follower on the completed cloister of tile {slot}")
-        if kind in ("city", "road") and state.component(slot, k)[1]:
-            raise _bad(f"a follower on a completed {kind} (tile {slot})")
+            if not (pending and abs(fx - nx) <= 1 and abs(fy - ny) <= 1):
+                raise _bad(f"a follower on the completed cloister of tile {slot}")
+        if kind in ("city", "road"):
+            nodes, complete = state.component(slot, k)
+            if complete and not (pending and any(s == newest for s, _ in nodes)):
+                raise _bad(f"a follower on a completed {kind} (tile {slot})")
         state.followers[slot] = (k, seat)
         on_board[seat] += 1
     for s in range(n):
