@@ -130,7 +130,9 @@ def placed(t: int, r: int) -> Placed:
             half_feature[h] = k
         feature_edges.append(board_edges)
         feature_halves.append(board_halves)
-    return Placed(edges, tuple(edge_feature), tuple(half_feature), tuple(feature_edges), tuple(feature_halves))
+    return Placed(
+        edges, tuple(edge_feature), tuple(half_feature), tuple(feature_edges), tuple(feature_halves)
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -193,7 +195,7 @@ def normalize_params(given: Mapping[str, object]) -> dict[str, Any]:
 
 
 def _as_int(value: object) -> int | None:
-    """An int-like value as an int; ``None`` for anything else, bools included (architecture, input policy)."""
+    """An int-like value as an int; ``None`` for anything else, bools included (input policy)."""
     if isinstance(value, (bool, np.bool_)):
         return None
     try:
@@ -426,7 +428,9 @@ class CarcassonneState:
             open_end = (x, y, others[0])
         return open_end, last_turn
 
-    def _river_ok(self, t: int, x: int, y: int, r: int, status: tuple[tuple[int, int, int] | None, int]) -> bool:
+    def _river_ok(
+        self, t: int, x: int, y: int, r: int, status: tuple[tuple[int, int, int] | None, int]
+    ) -> bool:
         """§4.2: a river tile continues the river at its open end and does not turn the same way twice."""
         open_end, last_turn = status
         if open_end is None:
@@ -896,7 +900,9 @@ class CarcassonneState:
 
     def string_to_action(self, text: object) -> int:
         if not isinstance(text, str):
-            raise InvalidNotationError(f"{GAME_NAME}: an action text must be a str, not {type(text).__name__}")
+            raise InvalidNotationError(
+                f"{GAME_NAME}: an action text must be a str, not {type(text).__name__}"
+            )
         key = fold_white_space(text)
         names = {name.lower(): t for t, name in enumerate(TILE_NAMES)}
         bad = InvalidNotationError(f"{GAME_NAME}: cannot parse action {text!r}")
@@ -931,10 +937,16 @@ class CarcassonneState:
                 if kind == "cloister" and where is None:
                     return game.FOLLOWER + k
                 if kind in ("city", "road") and where is not None:
-                    if where.upper() in EDGE_NAMES and EDGE_NAMES.index(where.upper()) in geo.feature_edges[k]:
+                    if (
+                        where.upper() in EDGE_NAMES
+                        and EDGE_NAMES.index(where.upper()) in geo.feature_edges[k]
+                    ):
                         return game.FOLLOWER + k
                 if kind == "field" and where is not None:
-                    if where.upper() in HALF_NAMES and HALF_NAMES.index(where.upper()) in geo.feature_halves[k]:
+                    if (
+                        where.upper() in HALF_NAMES
+                        and HALF_NAMES.index(where.upper()) in geo.feature_halves[k]
+                    ):
                         return game.FOLLOWER + k
             raise bad
         if key.startswith("tile ") and key[5:] in names:
@@ -987,7 +999,10 @@ class CarcassonneState:
         p = self._check_seat(player)
         lines = [
             f"phase {self.phase}, {_label(self.current_player())}, turn of seat {self.current}",
-            "scores " + " ".join(str(s) for s in self.scores_) + ", followers " + " ".join(map(str, self.supply)),
+            "scores "
+            + " ".join(str(s) for s in self.scores_)
+            + ", followers "
+            + " ".join(map(str, self.supply)),
         ]
         if self.phase == "place":
             lines.append(f"tile to place: {TILE_NAMES[self.tile]}")
