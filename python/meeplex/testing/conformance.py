@@ -146,8 +146,10 @@ def _check_chance(state: StateLike, legal: list[int]) -> None:
 def _illegal_candidates(game: GameLike, player: int, legal: list[int]) -> list[int]:
     """A few ids the state must refuse: in range but not legal, just out of range, negative."""
     bound = game.max_chance_outcomes() if player == CHANCE else game.num_distinct_actions()
-    not_legal = [a for a in range(bound) if a not in set(legal)]
-    picks = not_legal[:1] + not_legal[-1:]
+    legal_set = set(legal)  # once: a board game has tens of thousands of ids
+    first = next((a for a in range(bound) if a not in legal_set), None)
+    last = next((a for a in range(bound - 1, -1, -1) if a not in legal_set), None)
+    picks = [a for a in dict.fromkeys((first, last)) if a is not None]
     return picks + [game.num_distinct_actions(), -1]
 
 
