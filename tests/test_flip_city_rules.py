@@ -240,7 +240,7 @@ def test_stop_sets_up_building_allowances(make):
         True,
         2,
         2,
-        True,
+        2,  # FC interp. 14, `station_stack`: "Flip fees are 1 less this turn" for each Station
     )
 
 
@@ -618,7 +618,8 @@ def test_sizes(make, players, office, max_turns):
     assert game.num_players() == players
     assert game.num_distinct_actions() == 78 and game.max_chance_outcomes() == 12
     assert game.max_game_length() == players + max_turns * players * (12 * cards + 16)
-    assert tuple(game.observation_shape()) == (37 * players + 42,)
+    # §6: and the deck-order block, C x 12 slots and the best per seat, then 3 turn values.
+    assert tuple(game.observation_shape()) == (37 * players + 42 + players * (cards * 12 + 1) + 3,)
     assert game.name == "flip_city"
     assert game.params == dict(DEFAULT_PARAMS, players=players, office=office, max_turns=max_turns)
 
@@ -645,6 +646,18 @@ def expected_observation(pos: dict, observer: int) -> list[float]:
     out += [
         pos["pending"] == p for p in ("shuffle", "give_apartment", "give_residential", "remove", "bottom")
     ]
+    # §6 deck-order block: each seat's deck_known in order, one-hot per slot, then its best.
+    cards = sum(pos["supply"]) + sum(pos["play_area"]) + sum(pos["removed"])
+    cards += sum(len(s["deck_known"]) + sum(s["deck_unknown"]) + sum(s["discard"]) for s in pos["seats"])
+    if pos["pending"] == "give_residential":
+        cards += 1
+    for k in range(players):
+        s = pos["seats"][(observer + k) % players]
+        order = [0] * (cards * 12)
+        for i, f in enumerate(s["deck_known"]):
+            order[i * 12 + f] = 1
+        out += order + [s["best"]]
+    out += [pos["played"], pos["store_played"], pos["shuffled"]]
     return [float(x) for x in out]
 
 
