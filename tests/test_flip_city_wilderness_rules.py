@@ -1294,3 +1294,48 @@ def test_engines_agree_where_excavate_is_legal(engine, game_string, seed, edit_s
     if EXCAVATE in lock.actions or recycle(ARCH) in lock.actions:
         event("dug")
     assert lock.divergence is None, str(lock.divergence)
+
+
+# --- Issue 14 -------------------------------------------------------------------------------------------------
+
+
+def test_farmers_market_does_not_take_back_eighteen_cards(make):
+    """Convenience Store: "If you play 18 or more cards this turn, you win!"; base Game End: "you played a
+    Convenience Store and at least 18 cards during this turn" — a Farmer's Market removing a played card
+    afterwards does not undo the playing (W 8)."""
+    params = {"supply": "cs+park+market+wind+camp"}
+    game, state = play_turn(make, game_id="flip_city", params=params, deck=[], others=[seat(deck_known=[RA])],
+                            play_area={CS: 1, WIND: 8, CAMP: 8, PARK: 1}, cash=3)  # fmt: skip
+    state.apply_action(STOP)
+    state.apply_action(buy(FM))
+    state.apply_action(select(CS))
+    v = view(state)
+    assert v["played"] == 18 and v["store_played"] is True and sum(v["play_area"]) == 17
+    state.apply_action(END)
+    assert state.is_terminal() and state.returns() == [1.0, 0.0]
+
+
+def test_archaeology_site_recycle_in_the_building_phase(make):
+    """Archaeology Site: "Recycle Ability: Pay 20 cash to gain 3 points."; B, Note: "The Archaeology Site
+    allows you to spend 20 cash in order to gain 3 points during the Building phase." — a recycle of an
+    Archaeology Site in the discard pile, in the Building phase, not the Building action (W 7)."""
+    game, state = play_turn(make, deck=[WIND, LOG], discard=[ARCH], cash=20)
+    assert EXCAVATE not in state.legal_actions()
+    state.apply_action(PLAY)
+    state.apply_action(STOP)
+    assert recycle(ARCH) in state.legal_actions() and view(state)["digs"] == 0
+    state.apply_action(recycle(ARCH))
+    v = view(state)
+    assert (v["cash"], v["points"], v["main"]) == (2, 3, True)
+    assert v["seats"][0]["discard"] == counts({LOG: 1})
+    assert recycle(ARCH) not in state.legal_actions()
+
+
+def test_water_reservoir_default_is_its_printed_text(make):
+    """Water Reservoir: "Recycle Ability: Can only be used for Flip and Develop actions — Recycling Water
+    Reservoir increases your unhappiness limit by 1" with the legend's "Gain 3 cash to use to Flip or Develop
+    this turn": both fragments (W 13, reservoir_recycle=both)."""
+    game, state = play_turn(make, deck=[LOG], discard=[RES])
+    state.apply_action(recycle(RES))
+    v = view(state)
+    assert (v["limit_bonus"], v["flip_cash"]) == (1, 3)
