@@ -730,9 +730,9 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
 
     /// The Archaeology Site's recycle in the Building phase (W 7, `dig=recycle`): pay 20 cash, gain 3 points;
     /// the card turns over to a Logging Site and stays in the discard pile. Not the Building action.
-    fn dig_recycle(&mut self) {
+    fn dig_recycle(&mut self, face: usize) {
         let seat = self.me();
-        if count(&seat.discard, ARCHAEOLOGY_SITE) == 0 {
+        if face != ARCHAEOLOGY_SITE || count(&seat.discard, ARCHAEOLOGY_SITE) == 0 {
             return;
         }
         dec(&mut seat.discard[ARCHAEOLOGY_SITE]);
@@ -843,9 +843,7 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
             END => self.end_building(),
             a if a < Self::RECYCLE => self.shuffle(arg(Self::SHUFFLE)),
             a if a < Self::BUY && self.phase == Phase::Build => {
-                if arg(Self::RECYCLE) == ARCHAEOLOGY_SITE {
-                    self.dig_recycle()
-                }
+                self.dig_recycle(arg(Self::RECYCLE))
             }
             a if a < Self::BUY => self.recycle(arg(Self::RECYCLE)),
             a if a < Self::DEVELOP => self.buy(arg(Self::BUY)),
