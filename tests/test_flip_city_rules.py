@@ -709,7 +709,7 @@ def test_resample_is_a_clone(engine):
         assert again.serialize() != state.serialize()  # a separate object
 
 
-# --- Issue 14: the rulebook's words over the old readings ----------------------------------------------------
+# --- Issue 14: the rulebook's words over the old readings ----------------------------------------------
 
 
 def test_first_card_must_be_played_before_stopping(make):

@@ -1084,8 +1084,8 @@ def test_excavate_once_per_archaeology_site(make):
 def test_excavate_pays_with_ordinary_cash_only(make):
     """W 7 and W 13: the Water Reservoir's cash "Can only be used for Flip and Develop actions": 19 cash and
     3 flip-only cash do not pay for 3 points."""
-    game, state = build_turn(make, params={"dig": "played", "reservoir_recycle": "cash"}, play_area={ARCH: 1}, cash=19,
-                             flip_cash=3, digs=1)  # fmt: skip
+    params = {"dig": "played", "reservoir_recycle": "cash"}
+    game, state = build_turn(make, params=params, play_area={ARCH: 1}, cash=19, flip_cash=3, digs=1)
     assert EXCAVATE not in state.legal_actions() and develop(LOG) in state.legal_actions()
 
 
@@ -1249,7 +1249,8 @@ def excavate_position(game_string: str, seed: int, rnd) -> str | None:
     obj["points"] = rnd.randrange(0, 9)
     if rnd.random() < 0.6:
         play = obj["play_area"]
-        obj.update(phase="build", forced=False, shuffled=False, main=rnd.random() < 0.8, extra_buys=play[PARK],
+        obj.update(phase="build", forced=False, shuffled=False, main=rnd.random() < 0.8,
+                   extra_buys=play[PARK],
                    extra_flips=play[STATION] + rnd.randrange(0, 2), discount=play[STATION],
                    digs=0 if printed else rnd.randrange(1, sites + 1),
                    flip_cash=rnd.choice([0, 0, 3]))  # fmt: skip
@@ -1296,7 +1297,7 @@ def test_engines_agree_where_excavate_is_legal(engine, game_string, seed, edit_s
     assert lock.divergence is None, str(lock.divergence)
 
 
-# --- Issue 14 -------------------------------------------------------------------------------------------------
+# --- Issue 14 ------------------------------------------------------------------------------------------
 
 
 def test_farmers_market_does_not_take_back_eighteen_cards(make):
