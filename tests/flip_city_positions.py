@@ -62,11 +62,11 @@ def remove(face: int) -> int:
 DEFAULT_PARAMS = {
     "apartment_unhappiness": 1,
     "hospital_cash": 1,
-    "mall_recycle": True,
+    "mall_recycle": False,
     "max_turns": 100,
     "office": False,
     "players": 2,
-    "station_recycle": True,
+    "station_recycle": False,
 }
 
 # Preparation 1: the starting deck; Preparation 2 / Solo 1: the supply.
@@ -137,10 +137,16 @@ def position(
         "supply": None,
         "turn": 0,
         "unhappiness": 0,
-        "version": 1,
+        "version": 2,
         "winner": -1,
+        # Derived from the play area unless a scenario says otherwise (FC §7).
+        "played": sum(counts(play_area)),
+        "store_played": counts(play_area)[CS] > 0,
+        "shuffled": False,
     }
     state.update(fields)
+    if isinstance(state["discount"], bool):
+        state["discount"] = int(state["discount"])  # one Station's "1 less"
     start = starting_supply(full)
     state["supply"] = counts(supply) if supply is not None else [0] * 12
     used = [0] * 12
@@ -256,7 +262,7 @@ def _positions():
                 main=draw(st.booleans()),
                 extra_buys=draw(st.integers(0, 2)),
                 extra_flips=draw(st.integers(0, 2)),
-                discount=draw(st.booleans()),
+                discount=draw(st.integers(0, 2)),
             )
         fields["pending"] = draw(st.sampled_from(pendings))
         # The Mall's obligation exists only with cards in the deck and nothing pending (a play clears it).

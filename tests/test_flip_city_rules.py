@@ -240,7 +240,7 @@ def test_stop_sets_up_building_allowances(make):
         True,
         2,
         2,
-        True,
+        2,  # FC interp. 14, `station_stack`: "Flip fees are 1 less this turn" for each Station
     )
 
 
@@ -618,7 +618,8 @@ def test_sizes(make, players, office, max_turns):
     assert game.num_players() == players
     assert game.num_distinct_actions() == 78 and game.max_chance_outcomes() == 12
     assert game.max_game_length() == players + max_turns * players * (12 * cards + 16)
-    assert tuple(game.observation_shape()) == (37 * players + 42,)
+    # §6: and the deck-order block, C x 12 slots and the best per seat, then 3 turn values.
+    assert tuple(game.observation_shape()) == (37 * players + 42 + players * (cards * 12 + 1) + 3,)
     assert game.name == "flip_city"
     assert game.params == dict(DEFAULT_PARAMS, players=players, office=office, max_turns=max_turns)
 
@@ -645,6 +646,18 @@ def expected_observation(pos: dict, observer: int) -> list[float]:
     out += [
         pos["pending"] == p for p in ("shuffle", "give_apartment", "give_residential", "remove", "bottom")
     ]
+    # §6 deck-order block: each seat's deck_known in order, one-hot per slot, then its best.
+    cards = sum(pos["supply"]) + sum(pos["play_area"]) + sum(pos["removed"])
+    cards += sum(len(s["deck_known"]) + sum(s["deck_unknown"]) + sum(s["discard"]) for s in pos["seats"])
+    if pos["pending"] == "give_residential":
+        cards += 1
+    for k in range(players):
+        s = pos["seats"][(observer + k) % players]
+        order = [0] * (cards * 12)
+        for i, f in enumerate(s["deck_known"]):
+            order[i * 12 + f] = 1
+        out += order + [s["best"]]
+    out += [pos["played"], pos["store_played"], pos["shuffled"]]
     return [float(x) for x in out]
 
 
@@ -694,3 +707,71 @@ def test_resample_is_a_clone(engine):
         assert again.serialize() == state.serialize()
         again.apply_action(again.legal_actions()[0])
         assert again.serialize() != state.serialize()  # a separate object
+
+
+# --- Issue 14: the rulebook's words over the old readings ----------------------------------------------
+
+
+def test_first_card_must_be_played_before_stopping(make):
+    """A.1: "Play cards from the top of your deck onto the table in front of you, one at a time ... After you
+    play each card, you must decide whether to play an additional card, or stop" (FC interp. 20)."""
+    game, state = load(make, play_turn(deck=[CS, HOSP]))
+    assert STOP not in state.legal_actions()
+    state.apply_action(PLAY)
+    assert STOP in state.legal_actions()
+    game, state = load(make, play_turn(deck=[CS, HOSP], params={"stop_before_play": True}))
+    assert STOP in state.legal_actions()  # the house reading
+
+
+def test_empty_deck_may_stop_and_after_shuffling_may_stop(make):
+    """A.2: "Whenever your deck has no more cards in it, you must decide whether to stop ... or to shuffle
+    your discard pile ... After shuffling, you again have the option to play an additional card, or stop"."""
+    pos = play_turn(deck=[])
+    pos["seats"][0]["discard"] = counts([CS, HOSP])
+    pos["supply"][CS] -= 1
+    pos["supply"][HOSP] -= 1
+    game, state = load(make, pos)
+    assert STOP in state.legal_actions()
+    state.apply_action(shuffle(0))
+    while state.is_chance_node():
+        state.apply_action(state.chance_weights()[0][0])
+    assert STOP in state.legal_actions() and PLAY in state.legal_actions()
+
+
+def test_two_stations_make_fees_two_less(make):
+    """Station: "You may Flip 1 time in addition to your action this Building Phase. Flip fees are 1 less
+    this turn." — each Station's sentence holds for it (FC interp. 14, station_stack)."""
+    for stack, fee in ((True, 1), (False, 2)):
+        params = {} if stack else {"station_stack": False}
+        pos = play_turn(play_area=[STATION, STATION], params=params, cash=fee)
+        pos["seats"][0]["discard"] = counts([CS])
+        pos["supply"][CS] -= 1
+        game, state = load(make, pos)
+        state.apply_action(STOP)
+        assert view(state)["discount"] == (2 if stack else 1)
+        assert flip(CS) in state.legal_actions()  # Convenience Store fee 3
+        state.apply_action(flip(CS))
+        assert view(state)["cash"] == fee - (3 - (2 if stack else 1))
+
+
+def test_trade_center_shuffle_sets_aside_offices_of_the_deck(make):
+    """Office: "When you would shuffle this card, you may set it aside instead, placing it on top
+    afterwards." — also at a Trade Center's "shuffle your discard pile into your deck" (FC interp. 6)."""
+    pos = play_turn(deck=[TRADE, OFFICE, CS], params={"office": True})
+    game, state = load(make, pos)
+    state.apply_action(PLAY)
+    assert view(state)["pending"] == "shuffle"
+    assert shuffle(1) in state.legal_actions()  # the Office in the deck
+    state.apply_action(shuffle(1))
+    assert view(state)["seats"][0]["deck_known"] == [OFFICE]
+
+
+def test_observation_keeps_the_known_order_of_the_deck(make):
+    """FC §6: every public fact is observed. A recycled Power Plant goes "on top of your deck" above a known
+    card: the order below the top is public too."""
+    a = play_turn(deck=[CS, HOSP, RA])
+    b = play_turn(deck=[CS, RA, HOSP])
+    game, sa = load(make, a)
+    game, sb = load(make, b)
+    assert sa.observation_tensor(0).tolist() != sb.observation_tensor(0).tolist()
+    assert sa.observation_string(0) != sb.observation_string(0)

@@ -128,9 +128,12 @@ def position(game, *, seats=None, play_area=(), removed=(), supply=None, filler=
         "extra_flips": 0, "flip_cash": 0, "forced": False, "game": game.name, "history": [], "limit_bonus": 0,
         "main": False, "params": game.params, "pending": "none", "phase": "play",
         "play_area": counts(play_area), "points": 0, "removed": counts(removed), "seats": seats,
-        "supply": None, "turn": 0, "unhappiness": 0, "version": 1, "winner": -1,
+        "supply": None, "turn": 0, "unhappiness": 0, "version": 2, "winner": -1,
+        "played": sum(counts(play_area)), "store_played": counts(play_area)[CS] > 0, "shuffled": False,
     }  # fmt: skip
     state.update(fields)
+    if isinstance(state["discount"], bool):
+        state["discount"] = int(state["discount"])  # one Station's "1 less"
     start = starting_supply(game)
     state["supply"] = counts(supply) if supply is not None else [0] * F
     used = [0] * F
@@ -216,7 +219,14 @@ def test_trailer_park_on_top_must_be_played(make):
     assert state.legal_actions() == [PLAY, recycle(RES)]
     state.apply_action(PLAY)
     v = view(state)
-    assert (v["cash"], v["unhappiness"]) == (1, 1)  # W 2: 1 cash, 1 unhappiness
+    # W 2, as printed: "Trailer Park — Building Cost: 1. Provides: 1 unhappiness." (no cash)
+    assert (v["cash"], v["unhappiness"]) == (0, 1)
+    game, state = play_turn(make, deck=[TP, LOG], params={"trailer_cash": 1})
+    state.apply_action(PLAY)
+    assert (view(state)["cash"], view(state)["unhappiness"]) == (
+        1,
+        1,
+    )  # trailer_cash=1: the cash-coin reading
 
 
 @pytest.mark.parametrize(("trailer_cash", "cash"), [(1, 1), (0, 0)])
@@ -343,7 +353,8 @@ def test_archaeology_site_recycled_into_an_empty_deck_can_be_played(make):
     state.apply_action(recycle(ARCH))
     v = view(state)
     assert v["seats"][0]["deck_known"] == [LOG] and v["seats"][0]["deck_bottom"] == []
-    assert state.legal_actions() == [PLAY, STOP]
+    # FC interp. 20: nothing played and no shuffle yet, so the first card must be played before a stop.
+    assert state.legal_actions() == [PLAY]
 
 
 def test_known_bottom_card_joins_the_known_deck_when_the_rest_is_revealed(make):
@@ -374,7 +385,9 @@ def test_factory_takes_the_known_bottom_card(make):
 def test_archaeology_site_twenty_cash_for_three_points(make):
     """B, Note: "The Archaeology Site allows you to spend 20 cash in order to gain 3 points during the
     Building phase." (W 7: once per Archaeology Site played, not the Building action; the points count)"""
-    game, state = play_turn(make, deck=[], play_area={ARCH: 1, AIRPORT: 2, RES: 1}, cash=24, points=6)
+    game, state = play_turn(
+        make, params={"dig": "played"}, deck=[], play_area={ARCH: 1, AIRPORT: 2, RES: 1}, cash=24, points=6
+    )
     assert EXCAVATE not in state.legal_actions()
     state.apply_action(STOP)
     v = view(state)
@@ -409,6 +422,8 @@ def test_printed_logging_and_archaeology_texts(make):
     v = view(state)
     assert v["seats"][0]["deck_bottom"] == [ARCH] and v["seats"][0]["discard"] == counts({ARCH: 1})
     game, state = setup(make, params=params, seats=seats, cash=21)
+    assert recycle(ARCH) not in state.legal_actions()  # W 7: "during the Building phase", not now
+    game, state = build_turn(make, params=params, discard={LOG: 1, ARCH: 1}, cash=21)
     state.apply_action(recycle(ARCH))
     v = view(state)
     assert (v["cash"], v["points"]) == (1, 3)
@@ -477,6 +492,7 @@ def test_camping_grounds_raises_next_turns_limit(make):
     state.apply_action(END)
     v = view(state)
     assert (v["current"], v["limit_bonus"], v["seats"][0]["limit_next"]) == (1, 0, 1)
+    state.apply_action(PLAY)  # FC interp. 20: a card is played before a stop
     state.apply_action(STOP)
     state.apply_action(END)
     v = view(state)
@@ -752,7 +768,7 @@ def test_components_76_cards_in_five_types(make):
 # Components, the card list: (face, cash, points, unhappiness) provided when played, with the default
 # parameters (the values the list leaves out are the facts' proposals: W 2, W 9, W 11, W 13).
 PROVIDES = [
-    (TP, 1, 0, 1),  # "Trailer Park — Building Cost: 1. Provides: 1 unhappiness." (W 2)
+    (TP, 0, 0, 1),  # "Trailer Park — Building Cost: 1. Provides: 1 unhappiness." (W 2: as printed)
     (CR, 1, 0, 0),  # "Country Resort — Provides: 1 cash."
     (LOG, 1, 0, 0),  # "Logging Site — Building Cost: 2. Provides: 1 cash."
     (ARCH, 1, 0, 0),  # "Archaeology Site — Provides: 1 cash."
@@ -856,7 +872,7 @@ def test_preparation_2_general_supply(make, players):
 def test_preparation_3_and_game_sequence_clockwise(make):
     """Preparation 3: "Determine Start Player" (W 23: seat 0); Game Sequence: "The start player will take the
     first turn, then play will proceed clockwise." """
-    state = make(WILDERNESS, players=3).new_initial_state()
+    state = make(WILDERNESS, players=3, stop_before_play=True).new_initial_state()
     assert state.is_chance_node()  # the top cards are revealed first
     order = []
     for _ in range(4):
@@ -934,6 +950,9 @@ def test_a4_recycling_only_from_the_discard_pile_in_the_play_phase(make):
     state.apply_action(PLAY)
     assert [a for a in state.legal_actions() if 14 <= a < 14 + F] == []
     game, state = build_turn(make, discard={INTER: 1, RES: 1, AIRPORT: 1, ARCH: 1}, cash=30)
+    # W 7: the one Building-phase recycle is the Archaeology Site's "Pay 20 cash to gain 3 points".
+    assert [a for a in state.legal_actions() if 14 <= a < 14 + F] == [recycle(ARCH)]
+    game, state = build_turn(make, params={"dig": "played"}, discard={INTER: 1, RES: 1, ARCH: 1}, cash=30)
     assert [a for a in state.legal_actions() if 14 <= a < 14 + F] == []
 
 
@@ -1032,7 +1051,9 @@ def test_excavate_reached_by_playing_an_archaeology_site(make):
     """B, Note: "The Archaeology Site allows you to spend 20 cash in order to gain 3 points during the
     Building phase." — an Archaeology Site played this turn, 20 cash gathered by playing, then the Building
     phase."""
-    game, state = play_turn(make, deck=[ARCH, WIND, LOG], play_area={WIND: 9}, cash=18)
+    game, state = play_turn(
+        make, params={"dig": "played"}, deck=[ARCH, WIND, LOG], play_area={WIND: 9}, cash=18
+    )
     state.apply_action(PLAY)
     assert EXCAVATE not in state.legal_actions()  # not in the Play Cards phase
     state.apply_action(PLAY)
@@ -1050,7 +1071,7 @@ def test_excavate_reached_by_playing_an_archaeology_site(make):
 
 def test_excavate_once_per_archaeology_site(make):
     """W 7: one 20-for-3 per Archaeology Site played: two sites, 45 cash: two digs, then none."""
-    game, state = play_turn(make, deck=[], play_area={ARCH: 2}, cash=45)
+    game, state = play_turn(make, params={"dig": "played"}, deck=[], play_area={ARCH: 2}, cash=45)
     state.apply_action(STOP)
     state.apply_action(EXCAVATE)
     state.apply_action(EXCAVATE)
@@ -1063,14 +1084,16 @@ def test_excavate_once_per_archaeology_site(make):
 def test_excavate_pays_with_ordinary_cash_only(make):
     """W 7 and W 13: the Water Reservoir's cash "Can only be used for Flip and Develop actions": 19 cash and
     3 flip-only cash do not pay for 3 points."""
-    game, state = build_turn(make, params={"reservoir_recycle": "cash"}, play_area={ARCH: 1}, cash=19,
-                             flip_cash=3, digs=1)  # fmt: skip
+    params = {"dig": "played", "reservoir_recycle": "cash"}
+    game, state = build_turn(make, params=params, play_area={ARCH: 1}, cash=19, flip_cash=3, digs=1)
     assert EXCAVATE not in state.legal_actions() and develop(LOG) in state.legal_actions()
 
 
 def test_excavate_reaches_eight_points_and_wins(make):
     """B: "if you were provided with 8 points, then you win!" — 6 points played and 3 dug."""
-    game, state = play_turn(make, deck=[], play_area={ARCH: 1, AIRPORT: 2, RES: 1}, cash=20, points=6)
+    game, state = play_turn(
+        make, params={"dig": "played"}, deck=[], play_area={ARCH: 1, AIRPORT: 2, RES: 1}, cash=20, points=6
+    )
     state.apply_action(STOP)
     state.apply_action(EXCAVATE)
     state.apply_action(END)
@@ -1079,7 +1102,7 @@ def test_excavate_reaches_eight_points_and_wins(make):
 
 def test_excavate_kept_when_a_farmers_market_removes_the_site(make):
     """W 7, W 8: a Farmer's Market removing the played Archaeology Site leaves the dig granted at ``stop``."""
-    game, state = play_turn(make, deck=[], play_area={ARCH: 1}, cash=23)
+    game, state = play_turn(make, params={"dig": "played"}, deck=[], play_area={ARCH: 1}, cash=23)
     state.apply_action(STOP)
     state.apply_action(buy(FM))
     assert view(state)["pending"] == "market" and state.legal_actions() == [select(ARCH)]
@@ -1100,10 +1123,12 @@ def test_excavate_in_a_mixed_flip_city_game(make):
     """FAQ Q4 and W 1: the Logging Site pile in a ``flip_city`` game; a developed Logging Site (2 + 2) is an
     Archaeology Site that digs like any other."""
     params = {"supply": "log+park+hosp+fac"}
-    game, state = build_turn(make, game_id="flip_city", params=params, cash=4)
+    game, state = build_turn(make, game_id="flip_city", params={**params, "dig": "played"}, cash=4)
     state.apply_action(develop(LOG))
     assert view(state)["seats"][0]["discard"][ARCH] == 1
-    game, state = play_turn(make, game_id="flip_city", params=params, deck=[], play_area={ARCH: 1}, cash=20)
+    game, state = play_turn(
+        make, game_id="flip_city", params={**params, "dig": "played"}, deck=[], play_area={ARCH: 1}, cash=20
+    )
     state.apply_action(STOP)
     assert EXCAVATE in state.legal_actions()
     state.apply_action(EXCAVATE)
@@ -1166,6 +1191,9 @@ EXCAVATE_GAMES = [
     "flip_city(supply=log+park+hosp+fac)",
     "flip_city_wilderness(colours=size,supply=log+hosp+fac+park+off,players=4)",
     "flip_city_wilderness(logging_text=printed)",
+    "flip_city_wilderness(dig=played)",
+    "flip_city_wilderness(dig=played,players=3)",
+    "flip_city(dig=played,supply=log+park+hosp+fac)",
 ]
 
 
@@ -1205,7 +1233,9 @@ def excavate_position(game_string: str, seed: int, rnd) -> str | None:
         state.apply_action(random_action(state, rng))
     if obj is None:
         return None
-    printed = game.params.get("logging_text") == "printed"
+    # W 7: `dig=recycle` (default) digs with an Archaeology Site of the discard pile in the Building phase;
+    # `dig=played` with one played this turn (`excavate`).
+    printed = game.params.get("dig") != "played"
     sites = rnd.choice([1, 1, 2])
     for _ in range(sites):
         if not _take_arch(obj, rnd):
@@ -1214,13 +1244,16 @@ def excavate_position(game_string: str, seed: int, rnd) -> str | None:
             obj["seats"][obj["current"]]["discard"][ARCH] += 1
         else:
             obj["play_area"][ARCH] += 1
+            obj["played"] += 1
     obj["cash"] = rnd.randrange(18, 46)
     obj["points"] = rnd.randrange(0, 9)
-    if not printed and rnd.random() < 0.6:
+    if rnd.random() < 0.6:
         play = obj["play_area"]
-        obj.update(phase="build", forced=False, main=rnd.random() < 0.8, extra_buys=play[PARK],
-                   extra_flips=play[STATION] + rnd.randrange(0, 2), discount=play[STATION] > 0,
-                   digs=rnd.randrange(1, sites + 1), flip_cash=rnd.choice([0, 0, 3]))  # fmt: skip
+        obj.update(phase="build", forced=False, shuffled=False, main=rnd.random() < 0.8,
+                   extra_buys=play[PARK],
+                   extra_flips=play[STATION] + rnd.randrange(0, 2), discount=play[STATION],
+                   digs=0 if printed else rnd.randrange(1, sites + 1),
+                   flip_cash=rnd.choice([0, 0, 3]))  # fmt: skip
     return json.dumps(obj)
 
 
@@ -1243,19 +1276,67 @@ def test_engines_agree_where_excavate_is_legal(engine, game_string, seed, edit_s
     assert not lock.rejected, "an edited position was refused by both engines: fix the editor"
     assert lock.divergence is None, str(lock.divergence)
     obj = json.loads(start)
-    if "printed" in game_string:
-        assert recycle(ARCH) in lock.rust.legal_actions() or obj["cash"] < 20
+    if "dig=played" not in game_string:
+        if obj["phase"] == "build" and obj["cash"] >= 20 and obj["pending"] == "none":
+            assert recycle(ARCH) in lock.rust.legal_actions()
     elif obj["phase"] == "build" and obj["cash"] >= 20:
         assert EXCAVATE in lock.rust.legal_actions()
     if dig_first and obj["phase"] == "play" and STOP in lock.rust.legal_actions():
         lock.step(STOP)
     if dig_first and EXCAVATE in lock.rust.legal_actions():
         lock.step(EXCAVATE)
+    if dig_first and obj["phase"] != "play" and recycle(ARCH) in lock.rust.legal_actions():
+        lock.step(recycle(ARCH))
     for choice in choices:
         if not lock.live:
             break
         lock.step(pick(lock.rust, choice))
     note(f"history: {lock.actions}")
-    if EXCAVATE in lock.actions or (recycle(ARCH) in lock.actions and "printed" in game_string):
+    if EXCAVATE in lock.actions or recycle(ARCH) in lock.actions:
         event("dug")
     assert lock.divergence is None, str(lock.divergence)
+
+
+# --- Issue 14 ------------------------------------------------------------------------------------------
+
+
+def test_farmers_market_does_not_take_back_eighteen_cards(make):
+    """Convenience Store: "If you play 18 or more cards this turn, you win!"; base Game End: "you played a
+    Convenience Store and at least 18 cards during this turn" — a Farmer's Market removing a played card
+    afterwards does not undo the playing (W 8)."""
+    params = {"supply": "cs+park+market+wind+camp"}
+    game, state = play_turn(make, game_id="flip_city", params=params, deck=[], others=[seat(deck_known=[RA])],
+                            play_area={CS: 1, WIND: 8, CAMP: 8, PARK: 1}, cash=3)  # fmt: skip
+    state.apply_action(STOP)
+    state.apply_action(buy(FM))
+    state.apply_action(select(CS))
+    v = view(state)
+    assert v["played"] == 18 and v["store_played"] is True and sum(v["play_area"]) == 17
+    state.apply_action(END)
+    assert state.is_terminal() and state.returns() == [1.0, 0.0]
+
+
+def test_archaeology_site_recycle_in_the_building_phase(make):
+    """Archaeology Site: "Recycle Ability: Pay 20 cash to gain 3 points."; B, Note: "The Archaeology Site
+    allows you to spend 20 cash in order to gain 3 points during the Building phase." — a recycle of an
+    Archaeology Site in the discard pile, in the Building phase, not the Building action (W 7)."""
+    game, state = play_turn(make, deck=[WIND, LOG], discard=[ARCH], cash=20)
+    assert EXCAVATE not in state.legal_actions()
+    state.apply_action(PLAY)
+    state.apply_action(STOP)
+    assert recycle(ARCH) in state.legal_actions() and view(state)["digs"] == 0
+    state.apply_action(recycle(ARCH))
+    v = view(state)
+    assert (v["cash"], v["points"], v["main"]) == (2, 3, True)
+    assert v["seats"][0]["discard"] == counts({LOG: 1})
+    assert recycle(ARCH) not in state.legal_actions()
+
+
+def test_water_reservoir_default_is_its_printed_text(make):
+    """Water Reservoir: "Recycle Ability: Can only be used for Flip and Develop actions — Recycling Water
+    Reservoir increases your unhappiness limit by 1" with the legend's "Gain 3 cash to use to Flip or Develop
+    this turn": both fragments (W 13, reservoir_recycle=both)."""
+    game, state = play_turn(make, deck=[LOG], discard=[RES])
+    state.apply_action(recycle(RES))
+    v = view(state)
+    assert (v["limit_bonus"], v["flip_cash"]) == (1, 3)

@@ -49,6 +49,7 @@ from .flip_city_cards import (
     FARMERS_MARKET,
     HOSPITAL,
     INTERCHANGE,
+    LOGGING_SITE,
     NUM_BASE_FACES,
     NUM_FAMILY_FACES,
     OFFICE,
@@ -57,7 +58,6 @@ from .flip_city_cards import (
     RECYCLE_AIRPORT,
     RECYCLE_BOTTOM,
     RECYCLE_CASH,
-    RECYCLE_DIG,
     RECYCLE_INTERCHANGE,
     RECYCLE_LIMIT,
     RECYCLE_POINT,
@@ -81,7 +81,7 @@ from .flip_city_cards import (
 )
 
 GAME_NAME = BASE_ID
-SERIAL_VERSION = 1
+SERIAL_VERSION = 2  # 2: discount is an int; played, store_played, shuffled added
 
 # current_player() at a chance node / once the game is over (DESIGN.md; OpenSpiel's ids). The same values
 # are exported by meeplex.oracle; they are repeated here so that this module imports nothing from its package.
@@ -226,9 +226,12 @@ class FlipCityGame:
     def observation_shape(self) -> tuple[int, ...]:
         """FC §6 ``(37 x players + 42,)``; family layout (§6): ``((4F + 3) x players + 3F + 24,)``."""
         F = self.num_faces
+        # The deck-order block (FC §6): per seat C slots of F values and its best; played, store_played,
+        # shuffled.
+        order = self.players * (self.num_cards() * F + 1) + 3
         if self.family:
-            return ((4 * F + 3) * self.players + 3 * F + 24,)
-        return ((3 * F + 1) * self.players + 2 * F + 18,)
+            return ((4 * F + 3) * self.players + 3 * F + 24 + order,)
+        return ((3 * F + 1) * self.players + 2 * F + 18 + order,)
 
     def decision_action_text(self, action: int) -> str:
         """The canonical text of a decision action id (FC §5, §5)."""
@@ -360,13 +363,18 @@ class FlipCityState:
     main: bool = False
     extra_buys: int = 0
     extra_flips: int = 0
-    discount: bool = False
+    discount: int = 0  # how much less each flip fee is (Stations, FC interp. 14)
     winner: int = -1
     actions: list[int] = field(default_factory=list)
     # Family layout only (§4): Flip/Develop-only cash, Archaeology Site digs left, the Airport's chosen seat.
     flip_cash: int = 0
     digs: int = 0
     chosen: int = -1
+    # FC interp. 20, W 8: cards played this turn (removed ones too), a Convenience Store among them, and
+    # whether the seat shuffled this Play Cards phase.
+    played: int = 0
+    store_played: bool = False
+    shuffled: bool = False
 
     # ----- whose move (FC §4 "Whose move it is", §4.0) -----
 
@@ -438,19 +446,15 @@ class FlipCityState:
         return 2 + self.limit_bonus
 
     def _fee(self, face: int) -> int:
-        """Flip fee this turn: a Station makes fees 1 less, not below 0, no stacking (FC interp. 14)."""
+        """Flip fee this turn: each Station makes fees 1 less (station_stack), not below 0 (FC interp. 14)."""
         fee = self.game.faces[face].flip_fee
         assert fee is not None
-        return max(0, fee - 1) if self.discount else fee
+        return max(0, fee - self.discount)
 
     def _recyclable(self, seat: SeatState, face: int) -> bool:
-        """FC §4.1, §4.1: a recyclable face in the discard pile (a printed Archaeology Site needs 20 cash)."""
+        """FC §4.1, §4.1: a recyclable face in the discard pile."""
         kind = self.game.faces[face].recycle
-        if kind is None or seat.discard[face] == 0:
-            return False
-        if kind == RECYCLE_DIG:
-            return self.cash >= DIG_PRICE
-        return True
+        return kind is not None and seat.discard[face] > 0
 
     def _shuffle_would_move(self, seat: SeatState) -> bool:
         """FC interp. 13, W 9: a deck-empty shuffle needs a card that would move (Interchanges stay)."""
@@ -458,6 +462,11 @@ class FlipCityState:
             if count > 0 and not (self.game.family and face == INTERCHANGE):
                 return True
         return False
+
+    def _offices_to_shuffle(self, seat: SeatState) -> int:
+        """Office among the cards a shuffle takes: the discard pile's and the deck's (FC interp. 6: "When you
+        would shuffle this card, you may set it aside instead" holds for the Trade Center's shuffle too)."""
+        return seat.discard[OFFICE] + seat.deck_counts()[OFFICE]
 
     def _decision_actions(self) -> list[int]:
         game = self.game
@@ -467,7 +476,7 @@ class FlipCityState:
 
         # FC §4.2, §4.4 pending choices come first, whatever the phase.
         if self.pending == "shuffle":
-            return [SHUFFLE + k for k in range(seat.discard[OFFICE] + 1)]
+            return [SHUFFLE + k for k in range(self._offices_to_shuffle(seat) + 1)]
         if self.pending in ("give_apartment", "give_residential", "give_resort"):
             return [game.TARGET + t for t in range(players) if t != self.current]
         if self.pending == "remove":
@@ -488,10 +497,13 @@ class FlipCityState:
                 actions.append(PLAY)
             top_must_play = bool(seat.deck_known) and game.faces[seat.deck_known[0]].must_play
             forced = deck_size > 0 and (top_must_play or self.forced)
-            if not forced:
+            # FC interp. 20: "After you play each card, you must decide whether to play an additional card,
+            # or stop"; with an empty deck, or after a shuffle, stopping is written too.
+            may_stop = deck_size == 0 or self.played > 0 or self.shuffled or game.settings["stop_before_play"]
+            if may_stop and not forced:
                 actions.append(STOP)
             if deck_size == 0 and self._shuffle_would_move(seat):
-                actions.extend(SHUFFLE + k for k in range(seat.discard[OFFICE] + 1))
+                actions.extend(SHUFFLE + k for k in range(self._offices_to_shuffle(seat) + 1))
             for face in range(F):
                 if self._recyclable(seat, face):
                     actions.append(RECYCLE + face)
@@ -511,6 +523,15 @@ class FlipCityState:
                         actions.append(game.FLIP + face)
             if game.family and self.digs > 0 and self.cash >= DIG_PRICE:
                 actions.append(game.EXCAVATE)
+            # W 7 (dig=recycle): the Archaeology Site's "Recycle Ability: Pay 20 cash to gain 3 points",
+            # from the discard pile, "during the Building phase".
+            if (
+                game.family
+                and game.settings["dig"] == "recycle"
+                and seat.discard[ARCHAEOLOGY_SITE] > 0
+                and self.cash >= DIG_PRICE
+            ):
+                actions.append(RECYCLE + ARCHAEOLOGY_SITE)
             actions.append(END)
         return actions
 
@@ -569,12 +590,20 @@ class FlipCityState:
             self.main = True
             self.extra_buys = self.play_area[CENTRAL_PARK]  # Central Park: Buy 1 time in addition
             self.extra_flips = self.play_area[STATION]  # Station: Flip 1 time in addition
-            self.discount = self.play_area[STATION] > 0  # Station: flip fees 1 less (not stacking)
+            stations = self.play_area[STATION]  # Station: "Flip fees are 1 less this turn", each one
+            self.discount = stations if game.settings["station_stack"] else min(stations, 1)
             self.forced = False
-            if game.family and game.settings["logging_text"] == "proposed":
+            self.shuffled = False
+            if game.family and game.settings["dig"] == "played":
                 self.digs = self.play_area[ARCHAEOLOGY_SITE]  # W 7: one dig per Archaeology Site played
         elif SHUFFLE <= action <= SHUFFLE + MAX_ASIDE:
             self._shuffle(seat, action - SHUFFLE)
+        elif RECYCLE <= action < RECYCLE + F and self.phase == "build":
+            # W 7 (dig=recycle): the Archaeology Site turns over to a Logging Site in the discard pile.
+            seat.discard[ARCHAEOLOGY_SITE] -= 1
+            seat.discard[LOGGING_SITE] += 1
+            self.cash -= DIG_PRICE
+            self.points += DIG_POINTS
         elif RECYCLE <= action < RECYCLE + F:
             self._recycle(seat, action - RECYCLE)
         elif game.BUY <= action < game.BUY + F:
@@ -604,6 +633,9 @@ class FlipCityState:
         face = seat.deck_known.pop(0)
         info = self.game.faces[face]
         self.play_area[face] += 1
+        self.played += 1
+        if face == CONVENIENCE_STORE:
+            self.store_played = True
         self.forced = False  # a Shopping Mall obligation is met by this card (FC interp. 11)
         self.cash += info.cash
         self.points += info.points
@@ -655,6 +687,7 @@ class FlipCityState:
         seat.deck_known = [OFFICE] * aside  # Office: "set it aside instead, placing it on top afterwards"
         seat.deck_bottom = []
         seat.discard = stay
+        self.shuffled = True
         self.pending = "none"
         if self.game.solo:
             self.pending = "remove"  # Solo 2: each time you shuffle, remove a card of the supply
@@ -698,9 +731,6 @@ class FlipCityState:
             self.limit_bonus += 1
         elif kind == RECYCLE_INTERCHANGE:
             self.cash += settings["interchange_cash"]  # W 9
-        elif kind == RECYCLE_DIG:
-            self.cash -= DIG_PRICE  # W 5 `printed`: "Pay 20 cash to gain 3 points."
-            self.points += DIG_POINTS
         elif kind == RECYCLE_AIRPORT:
             self.pending = "airport"  # W 11: a seat, then a card in its discard pile
         elif kind == RECYCLE_RESERVOIR:
@@ -824,8 +854,8 @@ class FlipCityState:
         """FC §4.3, §4.3 end: best score, victory check (W 14), end of turn."""
         seat = self.seats[self.current]
         seat.best = max(seat.best, self.points)
-        played = sum(self.play_area)
-        if self.points >= 8 or (self.play_area[CONVENIENCE_STORE] > 0 and played >= 18):
+        # "If you play 18 or more cards this turn, you win!": cards played, a removed one too (W 8).
+        if self.points >= 8 or (self.store_played and self.played >= 18):
             self.winner = self.current
         self._end_turn()
 
@@ -843,7 +873,10 @@ class FlipCityState:
         self.extra_flips = 0
         self.forced = False
         self.main = False
-        self.discount = False
+        self.discount = 0
+        self.played = 0
+        self.store_played = False
+        self.shuffled = False
         self.flip_cash = 0
         self.digs = 0
         self.chosen = -1
@@ -973,7 +1006,7 @@ class FlipCityState:
                 int(self.main),
                 self.extra_buys,
                 self.extra_flips,
-                int(self.discount),
+                self.discount,
                 self.turn,
             ]
         )
@@ -986,6 +1019,17 @@ class FlipCityState:
             if self.chosen >= 0:
                 chosen_one_hot[(self.chosen - observer) % players] = 1
             values.extend(chosen_one_hot)
+        # FC §6 deck-order block: each seat's known cards in order (deck_known top first, then deck_bottom
+        # top first), C slots of F one-hot values, then its best.
+        slots = game.num_cards()
+        for offset in range(players):
+            seat = self.seats[(observer + offset) % players]
+            order = [0] * (slots * F)
+            for index, face in enumerate((seat.deck_known + seat.deck_bottom)[:slots]):
+                order[index * F + face] = 1
+            values.extend(order)
+            values.append(seat.best)
+        values.extend([self.played, int(self.store_played), int(self.shuffled)])
         tensor = np.asarray(values, dtype=np.float32)
         assert tensor.shape == game.observation_shape()
         return tensor
@@ -1002,6 +1046,8 @@ class FlipCityState:
             seat = self.seats[seat_id]
             top = game.face_names[seat.deck_known[0]] if seat.deck_known else "-"
             extra = ""
+            if len(seat.deck_known) > 1:
+                extra += f" (known from the top {', '.join(game.face_names[f] for f in seat.deck_known)})"
             if seat.deck_bottom:
                 extra += f" (bottom {', '.join(game.face_names[f] for f in seat.deck_bottom)})"
             if seat.limit_next:
@@ -1011,7 +1057,11 @@ class FlipCityState:
                 f"discard {self._describe(seat.discard)}; best {seat.best}"
             )
         lines.append(f"supply: {self._describe(self.supply)}")
-        lines.append(f"play area: {self._describe(self.play_area)}")
+        lines.append(
+            f"play area: {self._describe(self.play_area)}; {self.played} cards played this turn"
+            f"{', a Convenience Store among them' if self.store_played else ''}"
+            f"{', shuffled' if self.shuffled else ''}"
+        )
         lines.append(
             f"cash {self.cash}, points {self.points}, unhappiness {self.unhappiness}/{self._limit()}"
             f"{', must play' if self.forced else ''}"
@@ -1020,7 +1070,7 @@ class FlipCityState:
         if self.phase == "build":
             lines.append(
                 f"main action {'available' if self.main else 'used'}, extra buys {self.extra_buys}, "
-                f"extra flips {self.extra_flips}{', fees 1 less' if self.discount else ''}"
+                f"extra flips {self.extra_flips}, fees {self.discount} less"
                 f"{f', digs {self.digs}' if self.digs else ''}"
             )
         if self.chosen >= 0:
@@ -1071,6 +1121,9 @@ class FlipCityState:
             "pending": self.pending,
             "phase": self.phase,
             "play_area": list(self.play_area),
+            "played": self.played,
+            "store_played": self.store_played,
+            "shuffled": self.shuffled,
             "points": self.points,
             "removed": list(self.removed),
             "seats": seats,
@@ -1131,6 +1184,9 @@ _TOP_KEYS = frozenset(
         "points",
         "removed",
         "seats",
+        "played",
+        "shuffled",
+        "store_played",
         "supply",
         "turn",
         "unhappiness",
@@ -1254,7 +1310,10 @@ def _deserialize(game: FlipCityGame, text: object) -> FlipCityState:
     current = read.get_int(obj, "current", 0, players - 1)
     winner = read.get_int(obj, "winner", -1, players - 1)
     turn = read.get_int(obj, "turn", 0, max_turn)
-    discount = read.get_bool(obj, "discount")
+    discount = read.get_int(obj, "discount", 0, MAX_COUNTER)
+    played = read.get_int(obj, "played", 0, MAX_COUNTER)
+    store_played = read.get_bool(obj, "store_played")
+    shuffled = read.get_bool(obj, "shuffled")
     forced = read.get_bool(obj, "forced")
     main = read.get_bool(obj, "main")
     flip_cash = read.get_int(obj, "flip_cash", 0, MAX_COUNTER) if family else 0
@@ -1342,6 +1401,18 @@ def _deserialize(game: FlipCityGame, text: object) -> FlipCityState:
         raise read.bad("building fields set outside the build phase")
     if phase != "play" and forced:
         raise read.bad("forced set outside the play phase")
+    if phase != "play" and shuffled:
+        raise read.bad("shuffled set outside the play phase")
+    # `played` counts the play area and the cards a Farmer's Market took from it (Building phase only).
+    on_table = sum(play_area)
+    if played < on_table or (phase != "build" and played != on_table) or played - on_table > sum(removed):
+        raise read.bad("played does not match the cards played this turn")
+    store_on_table = play_area[CONVENIENCE_STORE] > 0
+    if (store_on_table and not store_played) or (store_played and not store_on_table and played == on_table):
+        raise read.bad("store_played does not match the cards played this turn")
+    if phase == "over" and (played or store_played):
+        raise read.bad("turn counters set in a finished game")
+
     if phase == "over":
         # READING: the "turn counters" are cash, points, unhappiness, limit_bonus, extra_buys, extra_flips,
         # and in the family layout flip_cash.
@@ -1394,6 +1465,9 @@ def _deserialize(game: FlipCityGame, text: object) -> FlipCityState:
         extra_flips=extra_flips,
         discount=discount,
         winner=winner,
+        played=played,
+        store_played=store_played,
+        shuffled=shuffled,
         actions=list(history),
         flip_cash=flip_cash,
         digs=digs,

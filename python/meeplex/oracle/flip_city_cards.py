@@ -51,7 +51,6 @@ RECYCLE_POINT = "point"  # Station: +1 point
 RECYCLE_LIMIT = "limit"  # Church, Trade Center: +1 unhappiness limit
 RECYCLE_TOP = "top"  # Power Plant: turns over, goes on top of the deck
 RECYCLE_BOTTOM = "bottom"  # Archaeology Site (proposed) / Logging Site (printed): turns over, to the bottom
-RECYCLE_DIG = "dig"  # Archaeology Site (printed): pay 20 cash, gain 3 points
 RECYCLE_INTERCHANGE = "interchange"  # Interchange: + interchange_cash cash
 RECYCLE_AIRPORT = "airport"  # Airport: choose a card in any discard pile, shuffle it into that deck
 RECYCLE_RESERVOIR = "reservoir"  # Water Reservoir: per reservoir_recycle
@@ -94,7 +93,7 @@ BASE_FACES: tuple[Face, ...] = (
 
 # §2.1 with the default parameters.
 WILDERNESS_FACES: tuple[Face, ...] = (
-    Face("Trailer Park", None, 1, 0, 1, 1, None, must_play=True),  # cash = trailer_cash (W 2)
+    Face("Trailer Park", None, 0, 0, 1, 1, None, must_play=True),  # cash = trailer_cash (W 2)
     Face("Country Resort", None, 1, 0, 0, 9, None),  # unhappiness = resort_unhappiness (W 4)
     Face("Logging Site", 2, 1, 0, 0, 2, None),  # logging_text (W 5)
     Face("Archaeology Site", None, 1, 0, 0, None, RECYCLE_BOTTOM),  # logging_text (W 5)
@@ -126,7 +125,8 @@ def face_table(params: dict[str, Any], num_faces: int) -> tuple[Face, ...]:
         if params["logging_text"] == "printed":
             # W 5 `printed`: the cards as the rulebook prints them.
             faces[LOGGING_SITE] = replace(faces[LOGGING_SITE], flip_fee=None, recycle=RECYCLE_BOTTOM)
-            faces[ARCHAEOLOGY_SITE] = replace(faces[ARCHAEOLOGY_SITE], flip_fee=2, recycle=RECYCLE_DIG)
+            # Its "Pay 20 cash to gain 3 points" is a Building-phase recycle (W 7), not in this table.
+            faces[ARCHAEOLOGY_SITE] = replace(faces[ARCHAEOLOGY_SITE], flip_fee=2, recycle=None)
         faces[AIRPORT] = replace(faces[AIRPORT], points=params["airport_points"])
         faces[WATER_RESERVOIR] = replace(faces[WATER_RESERVOIR], points=params["reservoir_points"])
     return tuple(faces)
@@ -193,19 +193,22 @@ BASE_PARAMETERS: dict[str, tuple[type, object, object, object]] = {
     "max_turns": (int, 100, 1, 1000),
     "apartment_unhappiness": (int, 1, 0, 1),
     "hospital_cash": (int, 1, 0, 1),
-    "mall_recycle": (bool, True, None, None),
-    "station_recycle": (bool, True, None, None),
+    "mall_recycle": (bool, False, None, None),
+    "station_recycle": (bool, False, None, None),
 }
 EXTENSION_PARAMETERS: dict[str, tuple[type, object, object, object]] = {
     "supply": (str, None, None, None),  # default per id (DEFAULT_PILES)
     "colours": (str, "cost", None, ("cost", "size", "none")),
-    "trailer_cash": (int, 1, 0, 1),
+    "trailer_cash": (int, 0, 0, 1),
     "resort_unhappiness": (int, 0, 0, 1),
     "logging_text": (str, "proposed", None, ("proposed", "printed")),
     "interchange_cash": (int, 1, 0, 1),
     "airport_points": (int, 2, 0, 3),
     "reservoir_points": (int, 2, 0, 3),
-    "reservoir_recycle": (str, "limit", None, ("limit", "cash", "both")),
+    "reservoir_recycle": (str, "both", None, ("limit", "cash", "both")),
+    "stop_before_play": (bool, False, None, None),
+    "station_stack": (bool, True, None, None),
+    "dig": (str, "recycle", None, ("recycle", "played")),
 }
 PARAMETERS = {**BASE_PARAMETERS, **EXTENSION_PARAMETERS}
 

@@ -53,8 +53,6 @@ pub enum Recycle {
     ToDeckTop,
     /// Archaeology Site (`logging_text=proposed`) or Logging Site (`printed`): to the bottom of the deck.
     ToDeckBottom,
-    /// Archaeology Site under `printed`: pay 20 cash for 3 points, the card stays in the discard pile.
-    Dig,
     /// Interchange: `interchange_cash` cash.
     Interchange,
     /// Airport: shuffle a card of any discard pile into its owner's deck.
@@ -127,7 +125,7 @@ pub static FACES: [Face; FAMILY_FACES] = [
         Some(3),
         Recycle::None,
     ),
-    // recycle: `mall_recycle`
+    // recycle: `mall_recycle` (off by default: the Card Reference prints none)
     face("Shopping Mall", None, 2, 1, 0, None, Recycle::Cash),
     face("Central Park", Some(7), 0, 2, 0, Some(5), Recycle::None),
     // recycle: `station_recycle`
@@ -139,8 +137,8 @@ pub static FACES: [Face; FAMILY_FACES] = [
     face("Trade Center", None, 0, 0, 0, None, Recycle::Limit),
     face("Factory", Some(5), 2, 0, 0, Some(6), Recycle::None),
     face("Power Plant", None, 1, 2, 0, None, Recycle::ToDeckTop),
-    // cash: `trailer_cash` (W 2)
-    forced(face("Trailer Park", None, 1, 0, 1, Some(1), Recycle::None)),
+    // cash: `trailer_cash` (W 2; default 0, as printed)
+    forced(face("Trailer Park", None, 0, 0, 1, Some(1), Recycle::None)),
     // unhappiness: `resort_unhappiness` (W 4)
     face("Country Resort", None, 1, 0, 0, Some(9), Recycle::None),
     // flip fee and recycle: `logging_text` (W 5)

@@ -73,15 +73,23 @@ pub const SCHEMA: &[ParamSpec] = &[
     },
     ParamSpec::Bool {
         name: "mall_recycle",
-        default: true,
+        default: false,
     },
     ParamSpec::Bool {
         name: "station_recycle",
+        default: false,
+    },
+    ParamSpec::Bool {
+        name: "stop_before_play",
+        default: false,
+    },
+    ParamSpec::Bool {
+        name: "station_stack",
         default: true,
     },
     ParamSpec::Int {
         name: "trailer_cash",
-        default: 1,
+        default: 0,
         min: 0,
         max: 1,
     },
@@ -126,7 +134,14 @@ const BASE_KEYS: [&str; 7] = [
 const COLOURS_WORDS: [&str; 3] = ["cost", "size", "none"];
 const LOGGING_WORDS: [&str; 2] = ["proposed", "printed"];
 const RESERVOIR_WORDS: [&str; 3] = ["limit", "cash", "both"];
-const WORD_KEYS: [&str; 4] = ["supply", "colours", "logging_text", "reservoir_recycle"];
+const DIG_WORDS: [&str; 2] = ["recycle", "played"];
+const WORD_KEYS: [&str; 5] = [
+    "supply",
+    "colours",
+    "logging_text",
+    "reservoir_recycle",
+    "dig",
+];
 
 /// The title-bar colour table (W §1.2, W 16).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,6 +182,12 @@ pub struct Rules {
     pub airport_points: u8,
     pub reservoir_points: u8,
     pub reservoir_recycle: ReservoirRecycle,
+    /// `stop_before_play` (FC interp. 20): a seat may stop before it has played a card.
+    pub stop_before_play: bool,
+    /// `station_stack` (FC interp. 14): each Station played makes flip fees 1 less.
+    pub station_stack: bool,
+    /// `dig=played` (W 7): the 20-for-3 is `excavate`, once per Archaeology Site played; false is `recycle`.
+    pub dig_played: bool,
     // The masks below are derived from the fields above by `derive_masks`, one bit per face, so that the hot
     // loops of legal-action generation visit only the faces that can take part, not the whole face table.
     /// Faces that can be recycled under these parameters.
@@ -239,9 +260,10 @@ impl Rules {
             Recycle::Cash if !self.mall_recycle => Recycle::None,
             Recycle::Point if !self.station_recycle => Recycle::None,
             // W 5: the "to the bottom of your deck" text sits on the Logging Site as printed, on the
-            // Archaeology Site as proposed; the printed Archaeology Site's recycle is the 20-for-3.
+            // Archaeology Site as proposed. The Archaeology Site's 20-for-3 recycle belongs to the
+            // Building phase (W 7), so it is not in this Play Cards phase table.
             _ if face == LOGGING_SITE && self.logging_printed => Recycle::ToDeckBottom,
-            _ if face == ARCHAEOLOGY_SITE && self.logging_printed => Recycle::Dig,
+            _ if face == ARCHAEOLOGY_SITE && self.logging_printed => Recycle::None,
             r => r,
         }
     }
@@ -346,6 +368,13 @@ impl Rules {
             ReservoirRecycle::Both => "both",
         };
         p.insert("reservoir_recycle".into(), word(reservoir));
+        p.insert(
+            "stop_before_play".into(),
+            ParamValue::Bool(self.stop_before_play),
+        );
+        p.insert("station_stack".into(), ParamValue::Bool(self.station_stack));
+        let dig = if self.dig_played { "played" } else { "recycle" };
+        p.insert("dig".into(), word(dig));
         if !self.wilderness {
             // A flip_city game shows an extension key only when it is not the default; its supply is the
             // default when the piles besides the Office are exactly the base ones (`office` says the rest).
@@ -383,15 +412,18 @@ impl Rules {
             colours: Colours::Cost,
             apartment_unhappiness: 1,
             hospital_cash: 1,
-            mall_recycle: true,
-            station_recycle: true,
-            trailer_cash: 1,
+            mall_recycle: false,
+            station_recycle: false,
+            trailer_cash: 0,
             resort_unhappiness: 0,
             logging_printed: false,
             interchange_cash: 1,
             airport_points: 2,
             reservoir_points: 2,
-            reservoir_recycle: ReservoirRecycle::Limit,
+            reservoir_recycle: ReservoirRecycle::Both,
+            stop_before_play: false,
+            station_stack: true,
+            dig_played: false,
             recyclable: 0,
             flippable: 0,
             pile_faces: 0,
@@ -516,6 +548,11 @@ pub fn configure(id: &str, given: &Params) -> Result<Configured> {
     rules.interchange_cash = get_int(&p, "interchange_cash") as u8;
     rules.airport_points = get_int(&p, "airport_points") as u8;
     rules.reservoir_points = get_int(&p, "reservoir_points") as u8;
+    rules.stop_before_play = get_bool(&p, "stop_before_play");
+    rules.station_stack = get_bool(&p, "station_stack");
+    if let Some(w) = word_param(id, given, "dig", &DIG_WORDS)? {
+        rules.dig_played = w == "played";
+    }
     if let Some(w) = word_param(id, given, "colours", &COLOURS_WORDS)? {
         rules.colours = match w {
             "size" => Colours::Size,
@@ -642,7 +679,7 @@ impl<const F: usize, const CAP: usize> Game for FlipGame<F, CAP> {
     }
 
     fn observation_shape(&self) -> Vec<usize> {
-        vec![observation::len::<F>(self.rules.players)]
+        vec![observation::len::<F>(&self.rules)]
     }
 
     fn new_initial_state(&self) -> FlipState<F, CAP> {

@@ -3,6 +3,7 @@
 
 use super::cards::{BASE_FACES, FACES};
 use super::state::{FlipState, Pending, Phase};
+use super::Rules;
 use std::fmt::Write;
 
 fn family<const F: usize>() -> bool {
@@ -18,7 +19,18 @@ fn seat_len<const F: usize>() -> usize {
     }
 }
 
-pub fn len<const F: usize>(players: usize) -> usize {
+/// The deck-order block (FC §6, appended): for each seat, `C` slots of `F` values, a one-hot of each known
+/// card of its deck in order (`deck_known` top first, then `deck_bottom` top first), then its `best`; and
+/// `played`, `store_played`, `shuffled`.
+fn order_len<const F: usize>(rules: &Rules) -> usize {
+    rules.players * (rules.total_cards() as usize * F + 1) + 3
+}
+
+pub fn len<const F: usize>(rules: &Rules) -> usize {
+    head_len::<F>(rules.players) + order_len::<F>(rules)
+}
+
+fn head_len<const F: usize>(players: usize) -> usize {
     if family::<F>() {
         // (4F + 3) x players + 3F + 24: the seats, two seat one-hots, supply, play area, removed, 12 scalars,
         // 3 phases, 9 pending steps.
@@ -37,11 +49,12 @@ pub fn write<const F: usize, const CAP: usize>(
 ) {
     let n = s.players();
     let fam = family::<F>();
-    if out.len() < len::<F>(n) || player >= n {
+    let total = len::<F>(&s.rules);
+    if out.len() < total || player >= n {
         out.iter_mut().for_each(|x| *x = 0.0);
         return;
     }
-    let out = &mut out[..len::<F>(n)];
+    let out = &mut out[..total];
     out.fill(0.0);
     let mut at = 0;
     for k in 0..n {
@@ -89,7 +102,7 @@ pub fn write<const F: usize, const CAP: usize>(
         s.main as u8 as f32,
         s.extra_buys as f32,
         s.extra_flips as f32,
-        s.discount as u8 as f32,
+        s.discount as f32,
         s.turn as f32,
         s.flip_cash as f32,
         s.digs as f32,
@@ -125,7 +138,22 @@ pub fn write<const F: usize, const CAP: usize>(
         if let Some(c) = s.chosen.filter(|&c| c < n) {
             out[at + (c + n - player) % n] = 1.0;
         }
+        at += n;
     }
+    let slots = s.rules.total_cards() as usize;
+    for k in 0..n {
+        let seat = &s.seats[(player + k) % n];
+        let known = seat.known.top_first().chain(seat.known.bottom_top_first());
+        for (i, f) in known.take(slots).enumerate() {
+            out[at + i * F + f] = 1.0;
+        }
+        at += slots * F;
+        out[at] = seat.best as f32;
+        at += 1;
+    }
+    out[at] = s.played as f32;
+    out[at + 1] = s.store_played as u8 as f32;
+    out[at + 2] = s.shuffled as u8 as f32;
 }
 
 fn counts_text(counts: &[u8]) -> String {
@@ -172,8 +200,25 @@ pub fn text<const F: usize, const CAP: usize>(
         let top = seat.known.top().map(|f| FACES[f].name).unwrap_or("-");
         let size = seat.known.len() as u32 + seat.known.bottom_len() as u32 + unknown;
         let _ = write!(t, "seat {i}: deck {size} (top: {top}");
+        let names = |it: &mut dyn Iterator<Item = usize>| -> Vec<&str> {
+            it.map(|f| FACES[f].name).collect()
+        };
+        if seat.known.len() > 1 {
+            let _ = write!(
+                t,
+                ", known from the top: {}",
+                names(&mut seat.known.top_first()).join(", ")
+            );
+        }
         if let Some(bottom) = seat.known.bottom_top_first().last() {
             let _ = write!(t, ", bottom: {}", FACES[bottom].name);
+            if seat.known.bottom_len() > 1 {
+                let _ = write!(
+                    t,
+                    ", known at the bottom (top down): {}",
+                    names(&mut seat.known.bottom_top_first()).join(", ")
+                );
+            }
         }
         let _ = write!(
             t,
@@ -187,11 +232,22 @@ pub fn text<const F: usize, const CAP: usize>(
         let _ = writeln!(t);
     }
     let _ = writeln!(t, "supply: {}", counts_text(&s.supply));
-    if family::<F>() && s.removed.iter().any(|&c| c > 0) {
+    if s.removed.iter().any(|&c| c > 0) {
         let _ = writeln!(t, "removed: {}", counts_text(&s.removed));
     }
     if s.phase != Phase::Over {
-        let _ = writeln!(t, "played: {}", counts_text(&s.play_area));
+        let _ = writeln!(
+            t,
+            "played: {} ({} cards played this turn{}{})",
+            counts_text(&s.play_area),
+            s.played,
+            if s.store_played {
+                ", a Convenience Store among them"
+            } else {
+                ""
+            },
+            if s.shuffled { ", shuffled" } else { "" }
+        );
         let _ = write!(
             t,
             "cash {}, points {}, unhappiness {}/{}",
@@ -200,10 +256,45 @@ pub fn text<const F: usize, const CAP: usize>(
             s.unhappiness,
             s.limit()
         );
+        if s.phase == Phase::Build {
+            let _ = write!(
+                t,
+                ", main action {}, extra buys {}, extra flips {}, flip fees {} less",
+                if s.main { "left" } else { "used" },
+                s.extra_buys,
+                s.extra_flips,
+                s.discount
+            );
+            if s.digs > 0 {
+                let _ = write!(t, ", digs {}", s.digs);
+            }
+        }
+        if s.forced {
+            let _ = write!(t, ", must play");
+        }
         if s.flip_cash > 0 {
             let _ = write!(t, ", {} cash for Flip and Develop only", s.flip_cash);
         }
         let _ = writeln!(t);
+        let pending = match s.pending {
+            Pending::None => None,
+            Pending::Shuffle => Some("shuffle"),
+            Pending::GiveApartment => Some("give_apartment"),
+            Pending::GiveResidential => Some("give_residential"),
+            Pending::Remove => Some("remove"),
+            Pending::Bottom => Some("bottom"),
+            Pending::GiveResort => Some("give_resort"),
+            Pending::Market => Some("market"),
+            Pending::Airport => Some("airport"),
+            Pending::AirportCard => Some("airport_card"),
+        };
+        if let Some(p) = pending {
+            let _ = write!(t, "pending: {p}");
+            if let Some(c) = s.chosen {
+                let _ = write!(t, " (seat {c})");
+            }
+            let _ = writeln!(t);
+        }
     } else {
         match s.winner {
             Some(w) => {

@@ -8,7 +8,8 @@ use crate::error::{invalid, Result};
 use crate::params::{params_to_json, Params};
 use serde_json::{json, Map, Value};
 
-const VERSION: i64 = 1;
+/// 2: `discount` is the fee reduction (an int), and `played`, `store_played`, `shuffled` are new.
+const VERSION: i64 = 2;
 const MAX_COUNTER: u64 = 10_000;
 
 const PHASES: [(Phase, &str); 3] = [
@@ -68,6 +69,9 @@ pub fn serialize<const F: usize, const CAP: usize>(
         "limit_bonus": s.limit_bonus,
         "main": s.main,
         "params": params_to_json(&s.rules.params()),
+        "played": s.played,
+        "store_played": s.store_played,
+        "shuffled": s.shuffled,
         "pending": PENDINGS.iter().find(|(p, _)| *p == s.pending).map(|(_, n)| *n).unwrap_or("none"),
         "phase": PHASES.iter().find(|(p, _)| *p == s.phase).map(|(_, n)| *n).unwrap_or("play"),
         "play_area": s.play_area.to_vec(),
@@ -203,7 +207,7 @@ impl<'a> Obj<'a> {
     }
 }
 
-const STATE_KEYS: [&str; 22] = [
+const STATE_KEYS: [&str; 25] = [
     "cash",
     "current",
     "discount",
@@ -218,9 +222,12 @@ const STATE_KEYS: [&str; 22] = [
     "pending",
     "phase",
     "play_area",
+    "played",
     "points",
     "removed",
     "seats",
+    "shuffled",
+    "store_played",
     "supply",
     "turn",
     "unhappiness",
@@ -319,7 +326,10 @@ pub fn deserialize<const F: usize, const CAP: usize>(
     s.extra_flips = o.uint("extra_flips", MAX_COUNTER)? as u32;
     s.forced = o.flag("forced")?;
     s.main = o.flag("main")?;
-    s.discount = o.flag("discount")?;
+    s.discount = o.uint("discount", MAX_COUNTER)? as u32;
+    s.played = o.uint("played", MAX_COUNTER)? as u32;
+    s.store_played = o.flag("store_played")?;
+    s.shuffled = o.flag("shuffled")?;
     if fam {
         s.flip_cash = o.uint("flip_cash", MAX_COUNTER)? as u32;
         s.digs = o.uint("digs", MAX_COUNTER)? as u32;
@@ -452,13 +462,35 @@ fn check_consistency<const F: usize, const CAP: usize>(s: &FlipState<F, CAP>) ->
     if s.pending == Bottom && s.seats[s.current].unknown.iter().all(|&c| c == 0) {
         return fail("a pending bottom card with no unknown cards in the deck");
     }
-    let building_fields = s.main || s.extra_buys > 0 || s.extra_flips > 0 || s.discount;
+    let building_fields = s.main || s.extra_buys > 0 || s.extra_flips > 0 || s.discount > 0;
     if s.phase != Phase::Build && building_fields {
         return fail("building fields set outside the Building phase");
     }
     if s.phase != Phase::Play && s.forced {
         return fail("a forced play outside the Play Cards phase");
     }
+    if s.phase != Phase::Play && s.shuffled {
+        return fail("shuffled set outside the Play Cards phase");
+    }
+    // `played` counts the play area's cards and those a Farmer's Market removed from it (Building phase).
+    let on_table = s.play_area.iter().map(|&c| c as u32).sum::<u32>();
+    let removed = s.removed.iter().map(|&c| c as u32).sum::<u32>();
+    let store_on_table = s.play_area[CONVENIENCE_STORE] > 0;
+    if s.played < on_table
+        || (s.phase != Phase::Build && s.played != on_table)
+        || s.played - on_table > removed
+    {
+        return fail("played does not match the cards played this turn");
+    }
+    if (store_on_table && !s.store_played)
+        || (s.store_played && !store_on_table && s.played == on_table)
+    {
+        return fail("store_played does not match the cards played this turn");
+    }
+    if s.phase == Phase::Over && (s.played > 0 || s.store_played) {
+        return fail("a finished game with a turn still in progress");
+    }
+
     let turn_fields = s.cash > 0 || s.points > 0 || s.unhappiness > 0 || s.limit_bonus > 0;
     if s.phase == Phase::Over && (turn_fields || s.play_area.iter().any(|&c| c > 0)) {
         return fail("a finished game with a turn still in progress");

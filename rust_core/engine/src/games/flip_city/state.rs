@@ -262,7 +262,8 @@ pub struct FlipState<const F: usize, const CAP: usize> {
     pub main: bool,
     pub extra_buys: u32,
     pub extra_flips: u32,
-    pub discount: bool,
+    /// Station: how much less every flip fee is this Building phase (FC interp. 14).
+    pub discount: u32,
     pub winner: Option<usize>,
     /// Water Reservoir: cash that pays only Flip and Develop prices, lost at the end of the turn (W 13).
     pub flip_cash: u32,
@@ -270,6 +271,13 @@ pub struct FlipState<const F: usize, const CAP: usize> {
     pub digs: u32,
     /// The seat an Airport chose, while its card is being chosen (W 11).
     pub chosen: Option<usize>,
+    /// Cards played this turn (FC interp. 20, W 8): a card removed by a Farmer's Market was still played.
+    pub played: u32,
+    /// A Convenience Store was played this turn (its victory condition, W 8).
+    pub store_played: bool,
+    /// The seat shuffled its discard pile this Play Cards phase ("After shuffling, you again have the
+    /// option to ... stop", FC interp. 20).
+    pub shuffled: bool,
 }
 
 fn total(counts: &[u8]) -> u32 {
@@ -324,11 +332,14 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
             main: false,
             extra_buys: 0,
             extra_flips: 0,
-            discount: false,
+            discount: 0,
             winner: None,
             flip_cash: 0,
             digs: 0,
             chosen: None,
+            played: 0,
+            store_played: false,
+            shuffled: false,
         }
     }
 
@@ -351,13 +362,9 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
 
     /// `fee'(f)`: the flip fee with the Station's discount (FC §4.3, FC interp. 14).
     fn fee(&self, face: usize) -> Option<u32> {
-        self.rules.flip_fee(face).map(|fee| {
-            if self.discount {
-                fee.saturating_sub(1)
-            } else {
-                fee
-            }
-        })
+        self.rules
+            .flip_fee(face)
+            .map(|fee| fee.saturating_sub(self.discount))
     }
 
     /// Pay a Flip or Develop price: the Water Reservoir's flip-only cash first (W §4.3).
@@ -379,17 +386,19 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
             if seat.discard[f] == 0 {
                 continue;
             }
-            match self.rules.recycle(f) {
-                Recycle::None => {}
-                // W 5 `printed`: the Archaeology Site's recycle is paid with 20 cash.
-                Recycle::Dig if self.cash < 20 => {}
-                _ => out.push(Self::RECYCLE + f as u32),
+            if self.rules.recycle(f) != Recycle::None {
+                out.push(Self::RECYCLE + f as u32);
             }
         }
     }
 
+    /// `shuffle k` for k = 0 .. the Office among the cards shuffled: the discard pile's and, at a Trade
+    /// Center's shuffle, the deck's (FC interp. 6: "When you would shuffle this card" holds for every one).
     fn push_shuffles(&self, out: &mut impl ActionSink) {
-        let offices = self.seats[self.current].discard[OFFICE].min(10) as u32;
+        let seat = &self.seats[self.current];
+        let in_deck =
+            seat.unknown[OFFICE] as usize + seat.known.all().filter(|&f| f == OFFICE).count();
+        let offices = (seat.discard[OFFICE] as usize + in_deck).min(10) as u32;
         for k in 0..=offices {
             out.push(Self::SHUFFLE + k);
         }
@@ -444,7 +453,10 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
             (Phase::Play, Pending::None) => {
                 if !seat.deck_is_empty() {
                     out.push(Self::PLAY);
-                    if !self.play_is_forced() {
+                    // FC interp. 20: "After you play each card, you must decide whether to play an
+                    // additional card, or stop" -- the first card is played (or the deck shuffled) first.
+                    let may_stop = self.played > 0 || self.shuffled || self.rules.stop_before_play;
+                    if may_stop && !self.play_is_forced() {
                         out.push(Self::STOP);
                     }
                 } else {
@@ -487,6 +499,14 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
                 if Self::FAMILY && self.digs > 0 && self.cash >= 20 {
                     out.push(Self::EXCAVATE);
                 }
+                // W 7 (`dig=recycle`): "Recycle Ability: Pay 20 cash to gain 3 points" of an Archaeology
+                // Site in the discard pile, "during the Building phase".
+                if !self.rules.dig_played
+                    && count(&seat.discard, ARCHAEOLOGY_SITE) > 0
+                    && self.cash >= 20
+                {
+                    out.push(Self::RECYCLE + ARCHAEOLOGY_SITE as u32);
+                }
             }
         }
     }
@@ -509,7 +529,10 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         self.extra_flips = 0;
         self.forced = false;
         self.main = false;
-        self.discount = false;
+        self.discount = 0;
+        self.played = 0;
+        self.store_played = false;
+        self.shuffled = false;
         self.pending = Pending::None;
         self.flip_cash = 0;
         self.digs = 0;
@@ -538,6 +561,8 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         };
         self.forced = false;
         self.play_area[face] += 1;
+        self.played += 1;
+        self.store_played |= face == CONVENIENCE_STORE;
         self.cash += self.rules.cash(face);
         self.points += self.rules.points(face);
         self.unhappiness += self.rules.unhappiness(face);
@@ -589,6 +614,7 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         for _ in 0..aside {
             seat.known.push_top(OFFICE);
         }
+        self.shuffled = true;
         self.pending = if self.rules.solo() {
             Pending::Remove
         } else {
@@ -612,10 +638,6 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
             Recycle::Point => self.points += 1,
             Recycle::Limit => self.limit_bonus += 1,
             Recycle::Interchange => self.cash += self.rules.interchange_cash as u32,
-            Recycle::Dig => {
-                self.cash = self.cash.saturating_sub(20);
-                self.points += 3;
-            }
             Recycle::Airport => self.pending = Pending::Airport,
             Recycle::Reservoir => {
                 let r = self.rules.reservoir_recycle;
@@ -636,12 +658,19 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         self.main = true;
         self.extra_buys = self.play_area[CENTRAL_PARK] as u32;
         self.extra_flips = self.play_area[STATION] as u32;
-        self.discount = self.play_area[STATION] > 0;
-        // W 7: one 20-for-3 per Archaeology Site played, under the proposed reading only.
-        self.digs = if self.rules.logging_printed {
-            0
+        // FC interp. 14: "Flip fees are 1 less this turn", for each Station (`station_stack`).
+        let stations = self.play_area[STATION] as u32;
+        self.discount = if self.rules.station_stack {
+            stations
         } else {
+            stations.min(1)
+        };
+        self.shuffled = false;
+        // W 7: one 20-for-3 per Archaeology Site played, under `dig=played` only.
+        self.digs = if self.rules.dig_played {
             count(&self.play_area, ARCHAEOLOGY_SITE) as u32
+        } else {
+            0
         };
     }
 
@@ -699,7 +728,20 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         }
     }
 
-    /// The Archaeology Site's 20 cash for 3 points (W 7): not the Building action.
+    /// The Archaeology Site's recycle in the Building phase (W 7, `dig=recycle`): pay 20 cash, gain 3 points;
+    /// the card turns over to a Logging Site and stays in the discard pile. Not the Building action.
+    fn dig_recycle(&mut self, face: usize) {
+        let seat = self.me();
+        if face != ARCHAEOLOGY_SITE || count(&seat.discard, ARCHAEOLOGY_SITE) == 0 {
+            return;
+        }
+        dec(&mut seat.discard[ARCHAEOLOGY_SITE]);
+        seat.discard[LOGGING_SITE] += 1;
+        self.cash = self.cash.saturating_sub(20);
+        self.points += 3;
+    }
+
+    /// The Archaeology Site's 20 cash for 3 points (W 7, `dig=played`): not the Building action.
     fn excavate(&mut self) {
         self.cash = self.cash.saturating_sub(20);
         self.points += 3;
@@ -710,9 +752,9 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         let points = self.points;
         let seat = self.me();
         seat.best = seat.best.max(points);
-        let played: u32 = total(&self.play_area);
-        // W 14: 8 points, or the condition printed on a played Convenience Store.
-        if points >= 8 || (self.play_area[CONVENIENCE_STORE] > 0 && played >= 18) {
+        // W 14: 8 points, or the condition printed on a played Convenience Store: "If you play 18 or more
+        // cards this turn, you win!" counts the cards played, removed ones included (W 8).
+        if points >= 8 || (self.store_played && self.played >= 18) {
             self.winner = Some(self.current);
         }
         self.end_turn(false);
@@ -800,6 +842,9 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
             STOP => self.stop(),
             END => self.end_building(),
             a if a < Self::RECYCLE => self.shuffle(arg(Self::SHUFFLE)),
+            a if a < Self::BUY && self.phase == Phase::Build => {
+                self.dig_recycle(arg(Self::RECYCLE))
+            }
             a if a < Self::BUY => self.recycle(arg(Self::RECYCLE)),
             a if a < Self::DEVELOP => self.buy(arg(Self::BUY)),
             a if a < Self::FLIP => self.develop(arg(Self::DEVELOP)),
