@@ -435,9 +435,9 @@ def test_flags_for_roofs_added_in_the_same_turn(make, taken, flags):
 
 
 def test_flags_go_to_players_not_turns(make):
-    """Flags: "The first player to add a roof in each round proudly declares it to the group and adds 3 flags to
-    it." "The second player to add a roof in each round adds 2 flags to it. The third player to add a roof in
-    each round adds 1 flag to it." The bonuses are counted in players: a seat that has taken one this round
+    """Flags: "The first player to add a roof in each round proudly declares it to the group and adds 3 flags
+    to it." "The second player to add a roof in each round adds 2 flags to it. The third player to add a roof
+    in each round adds 1 flag to it." The bonuses are counted in players: a seat that has taken one this round
     takes no other, and the next bonus waits for a player who has not."""
     flagged = {**seat({"a1": "F9-", "a2": "R3", "c1": "F9-"}), "flagged": True}
     display = [kind("roof", "fabric"), kind("roof", "beans"), kind("floor 9")]
@@ -623,9 +623,9 @@ def test_bwca_changes_stability_by_one(make):
 
 
 def test_bwca_may_not_make_a_placeable_floor_unplaceable(make):
-    """FAQ 2: "Can I choose to scribble in my family crest instead of adding a feature from a card? No. You must
-    add a feature if you are able." Bwca's "Apply +/- 1 to a floor's stability before adding it" may not be
-    used to make a floor that fits somewhere fit nowhere: with every support a stability 5 floor, a floor 4
+    """FAQ 2: "Can I choose to scribble in my family crest instead of adding a feature from a card? No. You
+    must add a feature if you are able." Bwca's "Apply +/- 1 to a floor's stability before adding it" may not
+    be used to make a floor that fits somewhere fit nowhere: with every support a stability 5 floor, a floor 4
     made 5 would fit nowhere, so only -1 is offered. When neither sign fits, both are (the seat scribbles)."""
     layout = {"a1": "F5-", "c1": "F5-", "e1": "F5-", "g1": "F5-"}
     display = [kind("floor 4"), kind("roof"), kind("bridge")]

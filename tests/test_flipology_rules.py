@@ -468,10 +468,10 @@ def test_sun_peeks_for_the_active_seat_only(make):
 
 
 def test_scores_before_the_end_show_only_what_the_table_sees(make):
-    """Scoring: "Your score is the sum of the points of all faceup cards in your row (excluding sloths) plus any
-    points on any facedown sloths in your row" is totalled "when every player has had three turns. Then players
-    total the points on their cards." Before that, ``scores()`` counts only what the table can see: the face-up
-    cards (sloths negative), never a face-down card's value (§6)."""
+    """Scoring: "Your score is the sum of the points of all faceup cards in your row (excluding sloths) plus
+    any points on any facedown sloths in your row" is totalled "when every player has had three turns. Then
+    players total the points on their cards." Before that, ``scores()`` counts only what the table can see:
+    the face-up cards (sloths negative), never a face-down card's value (§6)."""
     game, state = nature(make, [PLAIN, PLAIN_B])  # seat 1 holds 42 points of face-down sloths
     assert state.scores() == [0.0, 0.0]
     play(state, P(0, 0), P(1, 0), P(0, 1), P(1, 1), P(0, 2))
@@ -654,10 +654,10 @@ def test_monkey_mimicked_by_parrot_flips_faceup(make):
 
 
 def test_hawk_in_nature_flips_only_an_opponents_row(make):
-    """Hawk: "A hawk worth 3 or 4 points allows you to flip a card in an opponent's row and take its action, if
-    applicable. If playing the Great Tree variant, you can play the hawk on yourself". In Nature a Hawk in an
-    opponent's row (turned up by the active seat's Dog) flips a card of another opponent's row, never one of
-    the active seat's; with two seats it has no card to flip and does nothing (interpretation 7)."""
+    """Hawk: "A hawk worth 3 or 4 points allows you to flip a card in an opponent's row and take its action,
+    if applicable. If playing the Great Tree variant, you can play the hawk on yourself". In Nature a Hawk in
+    an opponent's row (turned up by the active seat's Dog) flips a card of another opponent's row, never one
+    of the active seat's; with two seats it has no card to flip and does nothing (interpretation 7)."""
     third = [CAT4, CAT5, CAT6, CAT4, CAT5, CAT6, QUOKKA]
     game, state = nature(make, [PLAIN[:6] + [DOG5], [HAWK4] + PLAIN_B[:6], third])
     play(state, P(0, 6), P(1, 0))  # the Dog flips seat 1's Hawk

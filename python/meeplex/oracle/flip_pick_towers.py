@@ -1323,7 +1323,11 @@ class FlipPickTowersState:
         if self.task == "magic":
             return [NO_MAGIC] + [MAGIC + c for c in self.usable_creatures(seat)]
         if self.task == "bwca":
-            return [action for action, delta in ((STABILITY_MINUS, -1), (STABILITY_PLUS, 1)) if self._bwca_allows(delta)]
+            return [
+                action
+                for action, delta in ((STABILITY_MINUS, -1), (STABILITY_PLUS, 1))
+                if self._bwca_allows(delta)
+            ]
         if self.task == "feature":
             return [CELL + cell for cell in self.feature_cells(seat, self._feature())]
         if self.task == "derwen":

@@ -532,9 +532,9 @@ class FlipologyState:
         raise AssertionError(self.effect)  # pragma: no cover
 
     def _hawk_targets(self, src: int) -> list[int]:
-        """Interp. 13: outside the Hawk's row ("can never be used on a card in the row it has come from") and,
-        in Nature, outside the active seat's row ("a card in an opponent's row"; only "If playing the Great Tree
-        variant, you can play the hawk on yourself")."""
+        """Interp. 13: outside the Hawk's row ("can never be used on a card in the row it has come from")
+        and, in Nature, outside the active seat's row ("a card in an opponent's row"; only "If playing the
+        Great Tree variant, you can play the hawk on yourself")."""
         excluded = set(self._row_of(src))
         if not self.game.great_tree:
             excluded |= set(self._current_row_positions(self.current))
