@@ -114,6 +114,7 @@ def seat(layout=None, stalls=None, creatures=None, crest=0, round_scores=(0, 0))
     return {
         "creatures": [list(pair) for pair in (creatures or [[0, 0]] * 5)],
         "crest": crest,
+        "flagged": False,
         "grid": grid(layout),
         "pick": -1,
         "roof": -1,
@@ -433,6 +434,59 @@ def test_flags_for_roofs_added_in_the_same_turn(make, taken, flags):
     assert view(state)["flags_taken"] == min(3, taken + 1)
 
 
+def test_flags_go_to_players_not_turns(make):
+    """Flags: "The first player to add a roof in each round proudly declares it to the group and adds 3 flags
+    to it." "The second player to add a roof in each round adds 2 flags to it. The third player to add a roof
+    in each round adds 1 flag to it." The bonuses are counted in players: a seat that has taken one this round
+    takes no other, and the next bonus waits for a player who has not."""
+    flagged = {**seat({"a1": "F9-", "a2": "R3", "c1": "F9-"}), "flagged": True}
+    display = [kind("roof", "fabric"), kind("roof", "beans"), kind("floor 9")]
+    # Seat 0, which took the first bonus, roofs again in the same turn as seat 1: seat 1 is the second player.
+    game, state = load(make, display, seats=[flagged, seat({"a1": "F9-"})], players=2, flags_taken=1)
+    state.apply_action(PICK1)
+    state.apply_action(PICK2)
+    state.apply_action(at("c2"))
+    state.apply_action(box("fabric", 1))
+    state.apply_action(at("a2"))
+    state.apply_action(box("beans", 1))
+    assert state.is_chance_node()
+    assert (token(state, "a2", 0), token(state, "c2", 0), token(state, "a2", 1)) == ("R3", "R0", "R2")
+    v = view(state)
+    assert v["flags_taken"] == 2 and [s["flagged"] for s in v["seats"]] == [True, True]
+    # Seat 0 roofs alone: no bonus is crossed out, and the second one is still there for seat 1.
+    game, state = load(make, display, seats=[flagged, seat({"a1": "F9-"})], players=2, flags_taken=1)
+    state.apply_action(PICK1)
+    state.apply_action(PICK3)
+    state.apply_action(at("c2"))
+    state.apply_action(box("fabric", 1))
+    state.apply_action(at("c1"))  # seat 1: the floor 9
+    state.apply_action(box("fabric", 1))
+    assert token(state, "c2", 0) == "R0"
+    v = view(state)
+    assert v["flags_taken"] == 1 and [s["flagged"] for s in v["seats"]] == [True, False]
+    flip(state, [kind("roof", "gold"), kind("roof", "glass"), kind("floor 9", "beans")])
+    state.apply_action(PICK3)  # seat 0: the floor 9
+    state.apply_action(PICK1)  # seat 1: a roof
+    state.apply_action(at("e1"))
+    state.apply_action(box("beans", 1))
+    state.apply_action(at("a2"))
+    state.apply_action(box("gold", 1))
+    assert token(state, "a2", 1) == "R2"
+    assert view(state)["flags_taken"] == 2
+
+
+def test_flagged_seat_needs_a_crossed_out_bonus(make):
+    """§10: a seat marked as having taken a flag bonus this round is refused when no bonus is crossed out, or
+    when it has no roof holding flags."""
+    from meeplex.errors import InvalidStateError
+
+    with pytest.raises(InvalidStateError):
+        load(make, QUIET, seats=[{**seat({"a1": "F9-", "a2": "R3"}), "flagged": True}], flags_taken=0)
+    with pytest.raises(InvalidStateError):
+        load(make, QUIET, seats=[{**seat({"a1": "F9-", "a2": "R0"}), "flagged": True}], flags_taken=1)
+    load(make, QUIET, seats=[{**seat({"a1": "F9-", "a2": "R3"}), "flagged": True}], flags_taken=1)
+
+
 def test_mab_two_roofs_only_one_gets_flags(make):
     """Flags: "If you use Mab the fairy to add two roofs in a single turn, only one of those would potentially
     get flags." """
@@ -566,6 +620,29 @@ def test_bwca_changes_stability_by_one(make):
     )
     state.apply_action(PICK1)
     assert state.legal_actions() == cells("e2")  # no magic choice at all
+
+
+def test_bwca_may_not_make_a_placeable_floor_unplaceable(make):
+    """FAQ 2: "Can I choose to scribble in my family crest instead of adding a feature from a card? No. You
+    must add a feature if you are able." Bwca's "Apply +/- 1 to a floor's stability before adding it" may not
+    be used to make a floor that fits somewhere fit nowhere: with every support a stability 5 floor, a floor 4
+    made 5 would fit nowhere, so only -1 is offered. When neither sign fits, both are (the seat scribbles)."""
+    layout = {"a1": "F5-", "c1": "F5-", "e1": "F5-", "g1": "F5-"}
+    display = [kind("floor 4"), kind("roof"), kind("bridge")]
+    game, state = load(make, display, seats=[seat(layout, creatures=gained("Bwca"))])
+    state.apply_action(PICK1)
+    state.apply_action(MAGIC["Bwca"])
+    assert state.legal_actions() == [STABILITY_MINUS]
+    state.apply_action(STABILITY_MINUS)
+    assert state.legal_actions() == cells("a2", "c2", "e2", "g2")
+    # Every tower capped by a roof: no floor fits whatever the sign, and either sign may be chosen.
+    layout = {f"{c}1": "F5-" for c in "aceg"} | {f"{c}2": "R0" for c in "aceg"}
+    game, state = load(make, display, seats=[seat(layout, creatures=gained("Bwca"))])
+    state.apply_action(PICK1)
+    state.apply_action(MAGIC["Bwca"])
+    assert state.legal_actions() == [STABILITY_MINUS, STABILITY_PLUS]
+    state.apply_action(STABILITY_PLUS)
+    assert view(state)["seats"][0]["crest"] == 1  # "you must scribble in one of the three sections"
 
 
 def test_jiji_gains_the_other_resources(make):
@@ -769,6 +846,8 @@ def near_the_end(draw_seed: int, params: dict, base_turns: int, turn: int, round
         deck[k] -= 1
     obj.update(deck=deck, turn=turn, round=round_, flags_taken=rnd.randrange(4))
     for s in obj["seats"]:
+        if obj["flags_taken"] == 0:
+            s["flagged"] = False  # no seat took a bonus when none is crossed out
         s["crest"] = max(s["crest"], rnd.choice([0, 0, 1, 2]))
         if round_ == 2:
             s["round_scores"] = [rnd.randrange(0, 40), 0]

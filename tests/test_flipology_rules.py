@@ -241,22 +241,26 @@ def test_tiebreak_example(make):
     rachel = [CAT6, FROG4, CAT4, FROG5, GOLDC, GOLDD, DOG6]  # 1.1 Frog 4, 1.3 Frog 5, 1.6 Dog 6
     game, state = nature(make, [tim, rachel], discards=[[SLOTH6, SLOTH7], [MOLE1, MOLE2]])
     # Turn 1, Tim: his Hawk flips Rachel's Gold D.
-    play(state, P(0, 3), P(1, 5))
-    # Turn 2, Rachel: her Frog 4 flips two spaces away into Tim's row: his Gold B.
+    play(state, P(0, 3))
+    assert state.legal_actions() == [P(1, c) for c in range(7)]  # "a card in an opponent's row"
+    play(state, P(1, 5))
+    # Turn 2, Rachel: her Frog 4 flips her Frog 5, which turns Gold D face down again.
     play(state, P(1, 1))
     assert state.legal_actions() == [P(0, 6), P(1, 3)]
-    play(state, P(0, 6))
-    # Turn 3, Tim: a Parrot mimics the Hawk, flips Rachel's Frog 5, which turns Gold D face down again.
+    play(state, P(1, 3))
+    assert state.legal_actions() == [P(1, 1), P(1, 5)]
+    play(state, P(1, 5))
+    # Turn 3, Tim: a Parrot mimics the Hawk and flips Rachel's Gold C.
     play(state, P(0, 4))
     assert state.legal_actions() == [MIMIC_FROG, MIMIC_HAWK]
-    play(state, MIMIC_HAWK, P(1, 3), P(1, 5))
+    play(state, MIMIC_HAWK, P(1, 4))
     # Turn 4, Rachel: her Dog flips Tim's Parrot, which mimics a Dog and flips his third Parrot, which mimics
-    # the Hawk and flips Rachel's Gold C.
+    # a Dog too and turns up Tim's Cat 4.
     play(state, P(1, 6), P(0, 0))
     assert state.legal_actions() == [MIMIC_DOG, MIMIC_FROG, MIMIC_HAWK]
-    play(state, MIMIC_DOG, P(0, 1), MIMIC_HAWK, P(1, 4))
-    # Turns 5 and 6: each turns a gold card of their own face down again.
-    play(state, P(0, 6), P(1, 4))
+    play(state, MIMIC_DOG, P(0, 1), MIMIC_DOG, P(0, 2))
+    # Turns 5 and 6: each turns face down the card the other turned up.
+    play(state, P(0, 2), P(1, 4))
     assert state.is_terminal()
     faceup = {s: sorted(card(state, P(s, c)) for c in range(7) if up(state, P(s, c))) for s in (0, 1)}
     assert faceup == {0: [HAWK3, PARROT, PARROT, PARROT], 1: [DOG6, FROG4, FROG5]}
@@ -463,6 +467,20 @@ def test_sun_peeks_for_the_active_seat_only(make):
     assert up(state, P(1, 0)) and state.current_player() == 1
 
 
+def test_scores_before_the_end_show_only_what_the_table_sees(make):
+    """Scoring: "Your score is the sum of the points of all faceup cards in your row (excluding sloths) plus
+    any points on any facedown sloths in your row" is totalled "when every player has had three turns. Then
+    players total the points on their cards." Before that, ``scores()`` counts only what the table can see:
+    the face-up cards (sloths negative), never a face-down card's value (§6)."""
+    game, state = nature(make, [PLAIN, PLAIN_B])  # seat 1 holds 42 points of face-down sloths
+    assert state.scores() == [0.0, 0.0]
+    play(state, P(0, 0), P(1, 0), P(0, 1), P(1, 1), P(0, 2))
+    assert state.scores() == [4.0 + 5 + 6, -6.0 - 7]
+    play(state, P(1, 6))  # the last turn: the rows are totalled
+    assert state.is_terminal()
+    assert state.scores() == [15.0, -6.0 - 7 + 8 + 6 + 7 + 8 + 9]
+
+
 def test_sloths_and_scoring(make):
     """Scoring: "the sum of the points of all faceup cards in your row (excluding sloths) plus any points on
     any facedown sloths in your row. Subtract points on any faceup sloths." """
@@ -595,16 +613,80 @@ def test_great_tree_deck_has_no_rain(make):
 
 
 def test_effect_once_per_turn(make):
-    """Interpretation 8: a card applies its effect at most once per turn. The Dog flips the Monkey, the Monkey
-    turns the Dog face down and a Snake up; the Snake flips the Dog up again: no second Dog effect."""
+    """Interpretation 8: a card applies its effect at most once per turn. The Monkey "flips two cards faceup"
+    (interpretation 11), so the Dog that flipped it stays face up and does not apply again; the Snake the
+    Monkey turns up applies, and turning the Dog face down ends the cascade."""
     game, state = nature(make, [[CAT4, SNAKE3, DOG5, MONKEY2, CAT5, CAT6, GOLDB], PLAIN_B])
-    play(state, P(0, 2), P(0, 3))  # Dog -> Monkey: flips Dog (down) and 0.4 (Cat 5, up): nothing triggers
-    assert state.current_player() == 1
+    play(state, P(0, 2), P(0, 3))  # Dog -> Monkey: the Dog stays up, 0.4 (Cat 5) up: nothing triggers
+    assert up(state, P(0, 2)) and up(state, P(0, 4)) and state.current_player() == 1
     game, state = nature(make, [[CAT4, DOG5, MONKEY2, SNAKE3, CAT5, CAT6, GOLDB], PLAIN_B])
-    play(state, P(0, 1), P(0, 2))  # Dog -> Monkey: Dog down, Snake up -> the Snake applies
-    assert view(state)["effect"] == "Snake" and not up(state, P(0, 1))
-    play(state, P(0, 1))  # the Snake turns the Dog face up again
-    assert up(state, P(0, 1)) and state.current_player() == 1  # used this turn: no effect
+    play(state, P(0, 1), P(0, 2))  # Dog -> Monkey: the Dog stays up, the Snake up -> the Snake applies
+    assert view(state)["effect"] == "Snake" and up(state, P(0, 1))
+    assert view(state)["used"] == [P(0, 1), P(0, 2), P(0, 3)]
+    play(state, P(0, 1))  # the Snake turns the Dog face down: nothing triggers
+    assert not up(state, P(0, 1)) and state.current_player() == 1
+
+
+def test_monkey_flips_two_cards_faceup(make):
+    """ "The Monkey flips two cards faceup; if they both have active effects, you must choose and apply one
+    effect only." A neighbour that is already face up stays face up (it is not turned face down) and, not
+    having been flipped face up, applies no effect."""
+    game, state = nature(make, [[CAT4, CAT5, CAT6, GOLDB, DOG5, MONKEY3, GOLDC], PLAIN_B])
+    play(state, P(0, 4), P(0, 3))  # turn 1: the Dog turns Gold B up
+    play(state, P(1, 0))
+    play(state, P(0, 5))  # turn 2: the Monkey, between the face-up Dog and the face-down Gold C
+    assert up(state, P(0, 4)) and up(state, P(0, 6)) and card(state, P(0, 6)) == GOLDC
+    assert state.current_player() == 1  # the Dog was not flipped face up: no effect
+    assert state.scores()[0] == 5 + 8 + 3 + 8
+
+
+def test_monkey_mimicked_by_parrot_flips_faceup(make):
+    """The Parrot "allows you to mimic the active effect of any player's faceup animal": as a Monkey it
+    "flips two cards faceup" from its own place, leaving a face-up neighbour face up."""
+    game, state = nature(make, [[CAT4, MONKEY2, GOLDB, CAT5, PARROT, CAT6, GOLDC], PLAIN_B])
+    play(state, P(0, 1))  # turn 1: the Monkey turns Cat 4 and Gold B up
+    assert up(state, P(0, 0)) and up(state, P(0, 2))
+    play(state, P(1, 0))
+    play(state, P(0, 3))  # turn 2: Cat 5 up, beside the Parrot
+    play(state, P(1, 1))
+    play(state, P(0, 4), MIMIC_MONKEY)  # turn 3: the Parrot as a Monkey: Cat 5 stays up, Cat 6 turns up
+    assert up(state, P(0, 3)) and up(state, P(0, 5))
+
+
+def test_hawk_in_nature_flips_only_an_opponents_row(make):
+    """Hawk: "A hawk worth 3 or 4 points allows you to flip a card in an opponent's row and take its action,
+    if applicable. If playing the Great Tree variant, you can play the hawk on yourself". In Nature a Hawk in
+    an opponent's row (turned up by the active seat's Dog) flips a card of another opponent's row, never one
+    of the active seat's; with two seats it has no card to flip and does nothing (interpretation 7)."""
+    third = [CAT4, CAT5, CAT6, CAT4, CAT5, CAT6, QUOKKA]
+    game, state = nature(make, [PLAIN[:6] + [DOG5], [HAWK4] + PLAIN_B[:6], third])
+    play(state, P(0, 6), P(1, 0))  # the Dog flips seat 1's Hawk
+    assert view(state)["effect"] == "Hawk" and state.current_player() == 0
+    assert state.legal_actions() == [P(2, c) for c in range(7)]
+    play(state, P(2, 6))
+    assert up(state, P(2, 6)) and state.current_player() == 1
+    game, state = nature(make, [PLAIN[:6] + [DOG5], [HAWK4] + PLAIN_B[:6]])
+    play(state, P(0, 6), P(1, 0))
+    assert up(state, P(1, 0))
+    v = view(state)
+    assert (v["step"], v["current"], v["turn"]) == ("flip", 1, 1)  # the Hawk did nothing
+    assert [up(state, P(0, c)) for c in range(6)] == [False] * 6
+
+
+def test_parrot_as_hawk_in_nature_flips_only_an_opponents_row(make):
+    """A Parrot copying a Hawk follows the Hawk's text: "a card in an opponent's row" (Nature), from the
+    Parrot's own row ("The hawk can never be used on a card in the row it has come from")."""
+    third = [CAT4, CAT5, CAT6, CAT4, CAT5, CAT6, QUOKKA]
+    game, state = nature(make, [[HAWK3] + PLAIN[:5] + [DOG5], [PARROT] + PLAIN_B[:6], third])
+    play(state, P(0, 0))  # turn 1, seat 0: its own Hawk flips a card of seat 2
+    assert state.legal_actions() == [P(1, c) for c in range(7)] + [P(2, c) for c in range(7)]
+    play(state, P(2, 0))
+    play(state, P(1, 6))  # seat 1: a Sloth up
+    play(state, P(2, 0))  # seat 2: its Cat 4 down again
+    play(state, P(0, 6), P(1, 0))  # turn 2, seat 0: the Dog flips seat 1's Parrot
+    assert state.legal_actions() == [MIMIC_DOG, MIMIC_HAWK]
+    play(state, MIMIC_HAWK)
+    assert state.legal_actions() == [P(2, c) for c in range(7)]
 
 
 def test_illegal_actions_refused(make):

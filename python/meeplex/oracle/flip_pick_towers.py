@@ -807,6 +807,7 @@ class SeatState:
     round_scores: list[int] = field(default_factory=lambda: [0, 0])
     pick: int = -1
     roof: int = -1
+    flagged: bool = False  # took one of this round's flag bonuses (§5.7: players, not turns)
 
     def clone(self) -> SeatState:
         return SeatState(
@@ -818,6 +819,7 @@ class SeatState:
             round_scores=list(self.round_scores),
             pick=self.pick,
             roof=self.roof,
+            flagged=self.flagged,
         )
 
 
@@ -1005,6 +1007,17 @@ class FlipPickTowersState:
 
     # ----- the automatic steps (§5.3, §5.6, §5.7, §5.8) -----
 
+    def _bwca_allows(self, delta: int) -> bool:
+        """§5.6 bwca: FAQ 2, "You must add a feature if you are able": a sign that leaves the floor no cell is
+        refused when the other sign gives it one."""
+        seat = self.seats[self.seat]
+        stability = self._feature() + 1
+
+        def fits(d: int) -> bool:
+            return bool(self.floor_cells(seat, stability + d, False))
+
+        return fits(delta) or not fits(-delta)
+
     def _feature(self) -> int:
         seat = self.seats[self.seat]
         return self.display[seat.pick] // 5
@@ -1161,11 +1174,14 @@ class FlipPickTowersState:
 
     def _end_turn(self) -> None:
         """§5.7: flags, refresh, the final-turn check."""
-        roofers = [seat for seat in self.seats if seat.roof >= 0]
+        # "The first player to add a roof in each round ... The second player ...": players, not turns, so a
+        # seat that took a bonus this round takes no other.
+        roofers = [seat for seat in self.seats if seat.roof >= 0 and not seat.flagged]
         if roofers and self.flags_taken < len(FLAG_BONUSES):
             bonus = FLAG_BONUSES[self.flags_taken]
             for seat in roofers:
                 seat.grid[seat.roof].flags = bonus  # "each of those players add the same number of flags"
+                seat.flagged = True
             self.flags_taken += 1
         self.display = []
         for seat in self.seats:
@@ -1194,6 +1210,8 @@ class FlipPickTowersState:
             self.round = 2
             self.turn = 0
             self.flags_taken = 0
+            for seat in self.seats:
+                seat.flagged = False
             self.deck = list(self.game.sheet.full_deck)  # "shuffle the castle cards together"
             self.step = "flip"
 
@@ -1305,7 +1323,11 @@ class FlipPickTowersState:
         if self.task == "magic":
             return [NO_MAGIC] + [MAGIC + c for c in self.usable_creatures(seat)]
         if self.task == "bwca":
-            return [STABILITY_MINUS, STABILITY_PLUS]
+            return [
+                action
+                for action, delta in ((STABILITY_MINUS, -1), (STABILITY_PLUS, 1))
+                if self._bwca_allows(delta)
+            ]
         if self.task == "feature":
             return [CELL + cell for cell in self.feature_cells(seat, self._feature())]
         if self.task == "derwen":
@@ -1674,6 +1696,7 @@ class FlipPickTowersState:
                 {
                     "creatures": [[g, u] for g, u in zip(seat.gained, seat.used, strict=True)],
                     "crest": seat.crest,
+                    "flagged": seat.flagged,
                     "grid": [
                         [
                             cell.token()
@@ -1866,7 +1889,7 @@ _TOP_KEYS = frozenset(
         "version",
     }
 )
-_SEAT_KEYS = frozenset({"creatures", "crest", "grid", "pick", "roof", "round_scores", "stalls"})
+_SEAT_KEYS = frozenset({"creatures", "crest", "flagged", "grid", "pick", "roof", "round_scores", "stalls"})
 
 
 def _bad(message: str) -> InvalidStateError:
@@ -2050,7 +2073,12 @@ def _deserialize(game: FlipPickTowersGame, text: object) -> FlipPickTowersState:
         roof = _get_int(seat_obj, "roof", -1, sheet.num_cells - 1)
         if roof >= 0 and grid[roof].token() != "R0":
             raise _bad(f"seat {index} roof {roof} does not name a roof without flags")
-        seats.append(SeatState(grid, stalls, gained, used, crest, round_scores, pick, roof))
+        flagged = seat_obj["flagged"]
+        if not isinstance(flagged, bool):
+            raise _bad(f"seat {index} flagged must be a bool")
+        if flagged and not any(cell.element == ROOF_EL and cell.flags > 0 for cell in grid):
+            raise _bad(f"seat {index} flagged for a flag bonus with no roof holding flags")
+        seats.append(SeatState(grid, stalls, gained, used, crest, round_scores, pick, roof, flagged))
 
     # Steps.
     defaults: tuple[object, ...] = ("none", -1, 0, 0, [], "none", 0)
@@ -2079,6 +2107,8 @@ def _deserialize(game: FlipPickTowersGame, text: object) -> FlipPickTowersState:
                 raise _bad("a seat without a pick in the sketch step")
         elif seat.pick >= 0:
             raise _bad(f"a pick in the {step} step")
+        if seat.flagged and flags_taken == 0:
+            raise _bad(f"seat {index} took a flag bonus but no bonus is crossed out this round")
         if seat.roof >= 0 and (step != "sketch" or index > seat_index):
             raise _bad("a roof of this turn outside the sketch step or for a seat yet to sketch")
     if step == "sketch":

@@ -524,13 +524,21 @@ class FlipologyState:
         if self.effect == "Frog":
             return self._two_away(src)
         if self.effect == "Hawk":
-            own = set(self._row_of(src))
-            return [q for q in self._present_positions() if q not in own]
+            return self._hawk_targets(src)
         if self.effect == "Mole":
             return [q for q in self._present_positions() if q != src]
         if self.effect == "Hunter":
             return self._present_positions()
         raise AssertionError(self.effect)  # pragma: no cover
+
+    def _hawk_targets(self, src: int) -> list[int]:
+        """Interp. 13: outside the Hawk's row ("can never be used on a card in the row it has come from")
+        and, in Nature, outside the active seat's row ("a card in an opponent's row"; only "If playing the
+        Great Tree variant, you can play the hawk on yourself")."""
+        excluded = set(self._row_of(src))
+        if not self.game.great_tree:
+            excluded |= set(self._current_row_positions(self.current))
+        return [q for q in self._present_positions() if q not in excluded]
 
     def _decision_actions(self) -> list[int]:
         seat = self.seats[self.current]
@@ -753,6 +761,12 @@ class FlipologyState:
         record.known = self.game.all_seats
         return True
 
+    def _turn_up(self, pos: int) -> bool:
+        """The Monkey's flip: face down -> face up (True); a face-up card is left as it is (False)."""
+        record = self._record_at(pos)
+        assert record is not None
+        return not record.up and self._flip(pos, by_effect=True)
+
     def _triggers(self, pos: int, turned_up: bool) -> bool:
         """§5.3: just turned face up, an active kind, and not yet used this turn (interp. 8)."""
         return turned_up and self._kind(pos) in ACTIVE_KINDS and pos not in self.used
@@ -776,7 +790,9 @@ class FlipologyState:
 
     def _start(self, kind: str, pos: int) -> None:
         """§5.3 the table "start": begin the effect of ``kind`` acting from ``pos``."""
-        if kind in ("Dog", "Snake", "Frog", "Hawk", "Mole", "Hunter"):
+        if kind == "Hawk" and not self._hawk_targets(pos):
+            self._end_turn()  # interp. 7: a Hawk with no card in an opponent's row to flip does nothing
+        elif kind in ("Dog", "Snake", "Frog", "Hawk", "Mole", "Hunter"):
             self._set_pending("target", kind, pos)
         elif kind == "Monkey":
             adjacent = self._adjacent(pos)
@@ -807,9 +823,10 @@ class FlipologyState:
             raise AssertionError(kind)
 
     def _monkey_flip(self, a: int, b: int) -> None:
-        """Flip a then b by effect, then resolve the Monkey (§5.4)."""
-        up_a = self._flip(a, by_effect=True)
-        up_b = self._flip(b, by_effect=True)
+        """Turn a then b face up by effect, then resolve the Monkey (§5.4). The Monkey "flips two cards
+        faceup": a card already face up stays face up."""
+        up_a = self._turn_up(a)
+        up_b = self._turn_up(b)
         candidates = [q for q, up in ((a, up_a), (b, up_b)) if self._triggers(q, up)]
         if not candidates:
             self._end_turn()
@@ -969,10 +986,11 @@ class FlipologyState:
         return [share if s in self.winners else 0.0 for s in range(self.n)]
 
     def scores(self) -> list[float]:
-        """§6: banked totals plus the rows' value while the game goes on; the totals once it is over."""
+        """§6: while the game goes on, what the table can see: the banked totals plus ``showing`` (face-up
+        cards only; face-down cards never count before the end). The totals once it is over."""
         if self.phase == "over":
             return [float(seat.total) for seat in self.seats]
-        return [float(self.seats[s].total + self.row_score(s)) for s in range(self.n)]
+        return [float(self.seats[s].total + self.showing(s)) for s in range(self.n)]
 
     def history(self) -> list[int]:
         return list(self.actions)

@@ -125,7 +125,9 @@ pub trait State: Clone + Send + Sync + 'static {
     fn string_to_action(&self, text: &str) -> Result<u32>;
     /// Each seat's share of the win at the end (0.0 before it).
     fn returns(&self, out: &mut [f64]);
-    /// The game's own score per seat, for people and reports.
+    /// The game's own score per seat, for people and reports; never a reward (`returns()` is). Before the end
+    /// it shows only what the table can see (a game with hidden information never counts a hidden card);
+    /// each game's rules document says what it means mid-game.
     fn scores(&self, out: &mut [f64]);
     /// What `player` sees now, written into a buffer of `observation_shape()`'s size.
     fn observation_tensor(&self, player: usize, out: &mut [f32]);

@@ -335,17 +335,21 @@ fn tiebreak_example() {
         Some(&[[SLOTH6, SLOTH7], [MOLE1, MOLE2]]),
         &[],
     );
-    play.act(&[p(0, 3), p(1, 5)]); // Tim's Hawk flips Rachel's Gold D
+    play.act(&[p(0, 3)]); // Tim's Hawk: "a card in an opponent's row" ...
+    assert_eq!(play.legal(), (0..7).map(|c| p(1, c)).collect::<Vec<_>>());
+    play.act(&[p(1, 5)]); // ... Rachel's Gold D
     play.act(&[p(1, 1)]); // Rachel's Frog 4 ...
     assert_eq!(play.legal(), vec![p(0, 6), p(1, 3)]);
-    play.act(&[p(0, 6)]); // ... flips Tim's Gold B
+    play.act(&[p(1, 3)]); // ... flips her Frog 5, which turns Gold D down again
+    assert_eq!(play.legal(), vec![p(1, 1), p(1, 5)]);
+    play.act(&[p(1, 5)]);
     play.act(&[p(0, 4)]); // a Parrot
     assert_eq!(play.legal(), vec![MIMIC_FROG, MIMIC_HAWK]);
-    play.act(&[MIMIC_HAWK, p(1, 3), p(1, 5)]); // as a Hawk: Frog 5, which turns Gold D down
+    play.act(&[MIMIC_HAWK, p(1, 4)]); // as a Hawk: Rachel's Gold C
     play.act(&[p(1, 6), p(0, 0)]); // Rachel's Dog flips Tim's Parrot
     assert_eq!(play.legal(), vec![MIMIC_DOG, MIMIC_FROG, MIMIC_HAWK]);
-    play.act(&[MIMIC_DOG, p(0, 1), MIMIC_HAWK, p(1, 4)]);
-    play.act(&[p(0, 6), p(1, 4)]);
+    play.act(&[MIMIC_DOG, p(0, 1), MIMIC_DOG, p(0, 2)]); // his third Parrot, as a Dog: his Cat 4
+    play.act(&[p(0, 2), p(1, 4)]);
     assert!(play.state.is_terminal());
     let faceup = |s: u32| {
         let mut v: Vec<u32> = (0..7)
@@ -390,11 +394,31 @@ fn effect_once_per_turn() {
         None,
         &[],
     );
+    // Dog -> Monkey: the Monkey "flips two cards faceup", so the Dog stays up and does not apply again; the
+    // Snake it turns up applies, and turning the Dog face down ends the turn.
     play.act(&[p(0, 1), p(0, 2)]);
     assert_eq!(play.state.step, Step::Target);
-    assert!(!play.up(p(0, 1)));
+    assert!(play.up(p(0, 1)) && play.up(p(0, 3)));
     play.act(&[p(0, 1)]);
-    assert!(play.up(p(0, 1)));
+    assert!(!play.up(p(0, 1)));
+    assert_eq!(play.state.current_player(), 1);
+}
+
+#[test]
+fn hawk_in_nature_flips_an_opponents_row_only() {
+    // "A hawk ... allows you to flip a card in an opponent's row": a Hawk in the opponent's row of a two-seat
+    // game (turned up by the active seat's Dog) has no card to flip and does nothing.
+    let mut play = nature(
+        &[
+            [CAT4, CAT5, CAT6, GOLDB, GOLDC, GOLDD, DOG5],
+            [HAWK3, SLOTH6, SLOTH7, SLOTH8, SLOTH6, SLOTH7, SLOTH8],
+        ],
+        None,
+        &[],
+    );
+    play.act(&[p(0, 6), p(1, 0)]);
+    assert!(play.up(p(1, 0)));
+    assert_eq!(play.state.step, Step::Flip);
     assert_eq!(play.state.current_player(), 1);
 }
 

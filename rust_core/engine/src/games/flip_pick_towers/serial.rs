@@ -52,7 +52,8 @@ pub fn serialize(s: &FlipPickTowersState, history: &[u32]) -> String {
     let sh = &cfg.sheet;
     let seats: Vec<Value> = s.seats[..cfg.players]
         .iter()
-        .map(|seat| {
+        .enumerate()
+        .map(|(i, seat)| {
             let grid: Vec<Vec<String>> = (0..sh.rows)
                 .map(|r| {
                     (0..sh.cols)
@@ -71,6 +72,7 @@ pub fn serialize(s: &FlipPickTowersState, history: &[u32]) -> String {
             json!({
                 "creatures": creatures,
                 "crest": seat.crest,
+                "flagged": s.flagged & (1 << i) != 0,
                 "grid": grid,
                 "pick": seat.pick,
                 "roof": seat.roof(),
@@ -373,7 +375,9 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(FlipPickTowersSt
         return bad(format!("seats must hold {n} seats"));
     }
     for (s, sj) in seats.iter().enumerate() {
-        st.seats[s] = read_seat(cfg, sj)?;
+        let (seat, flagged) = read_seat(cfg, sj)?;
+        st.seats[s] = seat;
+        st.flagged |= u8::from(flagged) << s;
     }
 
     check_consistency(&st)?;
@@ -386,7 +390,8 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(FlipPickTowersSt
     Ok((st, history))
 }
 
-fn read_seat(cfg: &Config, j: &J) -> Result<Seat> {
+/// A seat and its `flagged` (kept in the state's bit set).
+fn read_seat(cfg: &Config, j: &J) -> Result<(Seat, bool)> {
     let sh = &cfg.sheet;
     let o = Obj::new(
         j,
@@ -394,6 +399,7 @@ fn read_seat(cfg: &Config, j: &J) -> Result<Seat> {
         &[
             "creatures",
             "crest",
+            "flagged",
             "grid",
             "pick",
             "roof",
@@ -403,6 +409,7 @@ fn read_seat(cfg: &Config, j: &J) -> Result<Seat> {
     )?;
     let mut seat = Seat::new(sh);
     seat.crest = o.int("crest", 0, 3)? as u8;
+    let flagged = o.flag("flagged")?;
     seat.pick = o.int("pick", -1, 2)? as i8;
     seat.set_roof(o.int("roof", -1, sh.cells() as i64 - 1)? as i16);
     let rs = o.list("round_scores")?;
@@ -495,7 +502,10 @@ fn read_seat(cfg: &Config, j: &J) -> Result<Seat> {
     if seat.roof() >= 0 && grid[seat.roof() as usize] != cell::ROOF {
         return bad("the roof cell named by roof must hold R0");
     }
-    Ok(seat)
+    if flagged && !grid.iter().any(|&v| cell::is_roof(v) && cell::flags(v) > 0) {
+        return bad("a seat flagged for a flag bonus with no roof holding flags");
+    }
+    Ok((seat, flagged))
 }
 
 fn check_consistency(st: &FlipPickTowersState) -> Result<()> {
@@ -552,6 +562,11 @@ fn check_consistency(st: &FlipPickTowersState) -> Result<()> {
         };
         if !ok {
             return bad(format!("seat {s}'s pick does not fit the step"));
+        }
+        if st.flagged & (1 << s) != 0 && st.flags_taken == 0 {
+            return bad(format!(
+                "seat {s} took a flag bonus but no bonus is crossed out this round"
+            ));
         }
         if x.roof() >= 0 && (st.step != Step::Sketch || s > seat) {
             return bad(format!(

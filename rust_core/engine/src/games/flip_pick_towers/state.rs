@@ -400,6 +400,9 @@ pub struct FlipPickTowersState {
     pub round: u8,
     pub turn: u8,
     pub flags_taken: u8,
+    /// Bit s: seat s has taken one of this round's flag bonuses ("The first player to add a roof in each
+    /// round ... The second player ...": players, not turns; §5.7).
+    pub flagged: u8,
     pub final_turn: bool,
     pub royal_cards: [i8; 3],
     pub deck: Deck,
@@ -443,6 +446,7 @@ impl FlipPickTowersState {
             round: 1,
             turn: 0,
             flags_taken: 0,
+            flagged: 0,
             final_turn: false,
             royal_cards: [-1; 3],
             deck,
@@ -594,6 +598,17 @@ impl FlipPickTowersState {
         seat.gained(c) >= 1 && (floor || (c as i8 != BWCA && c as i8 != SOSBAN))
     }
 
+    /// Bwca's sign `delta` is allowed unless it leaves the floor no cell while the other sign gives it one
+    /// (FAQ 2: "You must add a feature if you are able"; §5.6). One sign is always allowed.
+    fn bwca_sign_allowed(&self, delta: i8) -> bool {
+        let f = self.sketch_card() / 5;
+        let fits = |d: i8| {
+            let v = (f as i8 + 1 + d).clamp(0, 10) as u8;
+            self.any_cell(self.seat as usize, CellSet::Floor { v, sosban: false })
+        };
+        fits(delta) || !fits(-delta)
+    }
+
     fn emit_boxes<K: ActionSink>(&self, sink: &mut K) {
         let sh = self.sheet();
         let q = self.queue[0];
@@ -632,8 +647,12 @@ impl FlipPickTowersState {
                     }
                 }
                 Task::Bwca => {
-                    sink.push(STABILITY_MINUS);
-                    sink.push(STABILITY_PLUS);
+                    if self.bwca_sign_allowed(-1) {
+                        sink.push(STABILITY_MINUS);
+                    }
+                    if self.bwca_sign_allowed(1) {
+                        sink.push(STABILITY_PLUS);
+                    }
                 }
                 Task::Feature => {
                     if let Some(set) = self.feature_set() {
@@ -863,14 +882,18 @@ impl FlipPickTowersState {
 
     fn end_turn(&mut self) {
         let n = self.n();
-        let roofers = self.seats[..n].iter().any(|s| s.roof() >= 0);
-        if roofers && self.flags_taken < 3 {
+        // The bonuses go to players, not turns: a seat that took one this round takes no other.
+        let roofers = (0..n)
+            .filter(|&s| self.seats[s].roof() >= 0 && self.flagged & (1 << s) == 0)
+            .fold(0u8, |m, s| m | 1 << s);
+        if roofers != 0 && self.flags_taken < 3 {
             let flags = [3u8, 2, 1][self.flags_taken as usize];
-            for seat in self.seats[..n].iter_mut() {
-                if seat.roof() >= 0 {
+            for (s, seat) in self.seats[..n].iter_mut().enumerate() {
+                if roofers & (1 << s) != 0 {
                     seat.set_cell(seat.roof() as usize, cell::ROOF + flags);
                 }
             }
+            self.flagged |= roofers;
             self.flags_taken += 1;
         }
         self.display_len = 0;
@@ -908,6 +931,7 @@ impl FlipPickTowersState {
             self.round = 2;
             self.turn = 0;
             self.flags_taken = 0;
+            self.flagged = 0;
             self.deck = self.cfg.masks.full_deck;
             self.step = Step::Flip;
         }

@@ -473,6 +473,17 @@ impl FlipologyState {
         }
     }
 
+    /// The Hawk's targets (interpretation 13): present cards outside the row it acts from and, in Nature,
+    /// outside the active seat's row too ("a card in an opponent's row"; only the Great Tree lets "you ...
+    /// play the hawk on yourself"). Empty for a Hawk in an opponent's row in a two-seat Nature game.
+    fn hawk_targets(&self, src: usize) -> u64 {
+        let mut out = self.present_mask() & !range_mask(self.row_range(src));
+        if !self.rules.great_tree() {
+            out &= !range_mask(self.own_row());
+        }
+        out
+    }
+
     fn marks_mask(&self) -> u64 {
         self.marks[..self.marks_len as usize]
             .iter()
@@ -619,10 +630,7 @@ impl FlipologyState {
                     let row = range_mask(self.row_range(src));
                     push_bits(out, self.present_mask() & row & !bit(src), 0);
                 }
-                Effect::Hawk => {
-                    let row = range_mask(self.row_range(src));
-                    push_bits(out, self.present_mask() & !row, 0);
-                }
+                Effect::Hawk => push_bits(out, self.hawk_targets(src), 0),
                 Effect::Mole => push_bits(out, self.present_mask() & !bit(src), 0),
                 Effect::Hunter => push_bits(out, self.present_mask(), 0),
                 _ => {}
@@ -869,6 +877,12 @@ impl FlipologyState {
         }
     }
 
+    /// The Monkey "flips two cards faceup": a face-down card turns face up, a face-up one stays as it is.
+    /// True if it turned face up.
+    fn monkey_flip(&mut self, pos: usize) -> bool {
+        !self.is_up(pos) && self.flip(pos, true)
+    }
+
     /// §5.3: just turned face up, an active kind, not yet used this turn.
     fn triggers(&self, pos: usize, turned_up: bool) -> bool {
         turned_up && kind(self.rows[pos].card).active() && self.used & (1 << pos) == 0
@@ -889,6 +903,8 @@ impl FlipologyState {
     /// The table of §5.3: start the effect of `kind` acting from position `q`.
     fn start_effect(&mut self, kind: Kind, q: usize) {
         match kind {
+            // A Hawk with no card to flip does nothing (interpretation 7).
+            Kind::Hawk if self.hawk_targets(q) == 0 => self.end_turn(),
             Kind::Dog | Kind::Snake | Kind::Frog | Kind::Hawk | Kind::Mole | Kind::Hunter => {
                 self.target(Effect::of(kind), q)
             }
@@ -900,8 +916,8 @@ impl FlipologyState {
                     self.effect = Effect::Monkey;
                     self.source = q as i8;
                     let (a, b) = (a as usize, b as usize);
-                    let up_a = self.flip(a, true);
-                    let up_b = self.flip(b, true);
+                    let up_a = self.monkey_flip(a);
+                    let up_b = self.monkey_flip(b);
                     self.resolve_monkey(a, up_a, b, up_b);
                 } else {
                     self.step = Step::Monkey;
@@ -1007,8 +1023,8 @@ impl FlipologyState {
                     self.marks_len = 1;
                 } else {
                     let first = self.marks[0] as usize;
-                    let up_a = self.flip(first, true);
-                    let up_b = self.flip(a, true);
+                    let up_a = self.monkey_flip(first);
+                    let up_b = self.monkey_flip(a);
                     self.resolve_monkey(first, up_a, a, up_b);
                 }
             }
@@ -1332,12 +1348,14 @@ impl State for FlipologyState {
         }
     }
 
+    /// §6: while the game runs, what the table can see (the banked totals plus the face-up cards' value,
+    /// sloths negative); face-down cards never count before the end. The totals once it is over.
     fn scores(&self, out: &mut [f64]) {
         for (s, o) in out.iter_mut().enumerate().take(self.n()) {
             *o = if self.phase == Phase::Over {
                 self.total[s] as f64
             } else {
-                (self.total[s] as i32 + self.row_score(s)) as f64
+                (self.total[s] as i32 + self.showing(s)) as f64
             };
         }
     }
