@@ -286,15 +286,11 @@ def test_wl12_airport_shuffles_a_chosen_card_into_its_owners_deck(make):
     assert gained == counts({WIND: 1, AIRPORT: -1})
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 14 item 3: the Archaeology Site's 20-cash-for-3-points recycle in the Building phase",
-)
 def test_wl13_archaeology_site_in_the_discard_pile_buys_three_points(make):
     """WL-13. Archaeology Site: "Recycle Ability: Pay 20 cash to gain 3 points." DEVELOP note: "The
     Archaeology Site allows you to spend 20 cash in order to gain 3 points during the Building phase." Both
-    engines offer the 20-for-3 only for an Archaeology Site played this turn (W 7), never for one in the
-    discard pile, which is what the recycle icon names."""
+    engines used to offer the 20-for-3 only for an Archaeology Site played this turn, never for one in the
+    discard pile, which is what the recycle icon names (fixed by issue 14 item 3)."""
     game, state = play_turn(
         make, deck=[LOG], discard=[ARCH], play_area=[AIRPORT] * 3 + [TP, TP], cash=21, points=6, unhappiness=2
     )
