@@ -6,8 +6,6 @@ scenario and quotes the rulebook sentence it rests on."""
 
 from __future__ import annotations
 
-import pytest
-
 import meeplex
 from test_flip_city_wilderness_rules import (
     AIRPORT,
