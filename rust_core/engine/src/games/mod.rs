@@ -3,3 +3,4 @@
 pub mod flip_city;
 pub mod flip_pick_towers;
 pub mod flipology;
+pub mod lineit;
