@@ -397,7 +397,7 @@ def test_closing_the_line(line, pile, tokens, score):
     indicated figure, after your Bet card. If you do not have enough number cards, you lose the same number
     of points." "Then you must discard 3 cards from your row and each remaining card is added to your score
     pile." """
-    state = position(make(), market=[K(1), K(2), K(3), K(4)][:4], lines=[line, []])
+    state = position(make(), market=[K(1), K(2), K(3), K(4)], lines=[line, []])
     act(state, "close")
     seat = view(state)["seats"][0]
     assert seat["line"] == [] and seat["pile"] == pile and seat["tokens"] == tokens
