@@ -3,8 +3,9 @@
 For one game (a game id or a game string):
   - Rust playout ns/step: ``meeplex.play_random`` (the whole loop in Rust) over many seeds, divided by the
     total history length (chance steps included);
-  - Python per-call µs/step: the same random games driven from Python, one ``legal_actions`` /
-    ``chance_weights`` + ``apply_action`` call per step on the Rust state (what a Python agent pays);
+  - Python per-call µs/step: the same random games driven from Python, one engine call at a time on the
+    Rust state: ``current_player``, then ``legal_actions`` + ``apply_action`` at a decision or
+    ``random_step`` at a chance node (what a Python agent pays);
   - oracle µs/step: ``meeplex.oracle.play_random``, the pure-Python reference (absent if the oracle does not
     have the game yet);
   - clone ns: ``state.clone()`` on a mid-game state (the Python call included);
@@ -30,7 +31,6 @@ from rich.table import Table
 import meeplex
 from meeplex import _core
 from meeplex._params import parse_game_string
-from meeplex.agents import resolve_chance
 
 
 @dataclass(frozen=True)
@@ -76,19 +76,26 @@ def median_ns(fn: Callable[[], object], repeats: int) -> float:
 
 
 def python_loop(game: meeplex.Game, seed: int) -> meeplex.State:
-    """DESIGN's random step from Python, one engine call at a time: what a Python agent's loop costs."""
+    """DESIGN's random step from Python, one engine call at a time: what a Python agent's loop costs.
+
+    Per step ``current_player()``, then at a decision the agent's part (``legal_actions()``, ``Rng.below``,
+    ``apply_action``) and at a chance node ``random_step(rng)``, the engine's own weighted draw (the same
+    outcome as ``resolve_chance``'s pick over ``chance_weights()``, without building the list in Python).
+    Until 2026-12 chance was drawn in Python from ``chance_weights()``; benches/RESULTS.md gives both.
+    """
     rng = meeplex.Rng(seed)
     below = rng.below
     state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            action = resolve_chance(state, rng)
-        else:
+    while True:
+        player = state.current_player()
+        if player >= 0:
             # random_legal_action inlined: a Python function call per step would be measured too.
             legal = state.legal_actions()
-            action = legal[below(len(legal))]
-        state.apply_action(action)
-    return state
+            state.apply_action(legal[below(len(legal))])
+        elif player == meeplex.CHANCE:
+            state.random_step(rng)
+        else:
+            return state
 
 
 def mid_game_state(game: meeplex.Game) -> meeplex.State:

@@ -24,7 +24,7 @@ from rich.table import Table
 
 import meeplex
 from meeplex._params import game_string
-from meeplex.agents import make_agent, resolve_chance
+from meeplex.agents import make_agent
 
 from .common import (
     agent_list,
@@ -140,10 +140,9 @@ def play_arena_game(game: meeplex.Game, names: Sequence[str], seed: int, index: 
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
-            action = resolve_chance(state, chance)
+            state.random_step(chance)  # resolve_chance's outcome, drawn in the engine
         else:
-            action = agents[state.current_player()].step(state)
-        state.apply_action(action)
+            state.apply_action(agents[state.current_player()].step(state))
     history = state.history()
     return GameRecord(
         game=game_string(game.name, game.params),

@@ -34,7 +34,7 @@ import numpy.typing as npt
 
 import meeplex
 
-from ..agents import Agent, make_agent, resolve_chance
+from ..agents import Agent, make_agent
 from . import game_label
 from ._extras import optional_imports
 
@@ -175,7 +175,7 @@ class SeatEnv(gymnasium.Env[ObsType, np.int64]):
         assert rng is not None  # reset() seeds it first
         while not state.is_terminal() and state.current_player() != self.seat:
             if state.is_chance_node():
-                state.apply_action(resolve_chance(state, rng))
+                state.random_step(rng)  # DESIGN's weighted draw, in the engine
             else:
                 state.apply_action(self._opponents[state.current_player()].step(state))
 

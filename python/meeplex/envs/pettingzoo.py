@@ -35,7 +35,6 @@ import numpy.typing as npt
 
 import meeplex
 
-from ..agents import resolve_chance
 from . import game_label
 from ._extras import optional_imports
 
@@ -172,7 +171,7 @@ class raw_env(AECEnv[str, Observation, int]):  # type: ignore[misc]  # lower cas
         state, rng = self._state(), self.rng
         assert rng is not None  # reset() seeds it before the first state exists
         while state.is_chance_node():
-            state.apply_action(resolve_chance(state, rng))
+            state.random_step(rng)  # DESIGN's weighted draw, in the engine
 
     def _after_move(self) -> None:
         """Rewards from the change in returns, then the next agent, or termination for every agent."""

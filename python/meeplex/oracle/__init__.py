@@ -22,7 +22,7 @@ from meeplex._protocols import GameLike, StateLike
 from meeplex.errors import GameError, IllegalActionError, InvalidNotationError, InvalidStateError
 
 from .flip_city import FlipCityGame, FlipCityState
-from .rng import Rng
+from .rng import Rng, random_step
 
 CHANCE: int = -1
 """``current_player()`` at a chance node (OpenSpiel's kChancePlayerId)."""
@@ -64,32 +64,6 @@ def make(name: str, /, **params: object) -> GameLike:
     if game_id not in GAMES:
         raise InvalidStateError(f"unknown game {game_id!r}; the oracle has {games()}")
     return GAMES[game_id](merge_params(game_id, from_string, params))
-
-
-def random_step(state: StateLike, rng: Rng) -> int:
-    """Apply one random step (DESIGN.md, "The shared PRNG") and return the action taken.
-
-    At a chance node: the outcomes sorted by action id, with integer weights summing to ``W``; draw
-    ``r = rng.below(W)`` and take the first outcome whose running total exceeds ``r``. At a decision node:
-    ``legal_actions()[rng.below(len(legal_actions()))]``.
-    """
-    if state.is_terminal():
-        raise IllegalActionError("random_step on a terminal state")
-    if state.is_chance_node():
-        outcomes = sorted(state.chance_weights())
-        total = sum(weight for _, weight in outcomes)
-        r = rng.below(total)
-        running = 0
-        for action, weight in outcomes:
-            running += weight
-            if running > r:
-                state.apply_action(action)
-                return action
-        raise AssertionError("chance weights do not add up")  # pragma: no cover
-    legal = state.legal_actions()
-    action = legal[rng.below(len(legal))]
-    state.apply_action(action)
-    return action
 
 
 def play_random(game: GameLike, seed: int) -> StateLike:

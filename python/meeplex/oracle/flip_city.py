@@ -27,8 +27,10 @@ from typing import Any, SupportsIndex, TypeGuard, cast
 import numpy as np
 
 from meeplex._params import game_string
+from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
 from meeplex.oracle._text import fold_white_space
+from meeplex.oracle.rng import random_step
 
 from .flip_city_cards import (
     ALL_FACE_NAMES,
@@ -422,6 +424,10 @@ class FlipCityState:
         weights = self.chance_weights()
         total = sum(weight for _, weight in weights)
         return [(action, weight / total) for action, weight in weights]
+
+    def random_step(self, rng: RngLike) -> int:
+        """DESIGN's random step with ``rng`` (either engine's Rng), applied; returns the action taken."""
+        return random_step(self, rng)
 
     # ----- legal actions -----
 

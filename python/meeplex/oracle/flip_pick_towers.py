@@ -34,6 +34,7 @@ from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
 from meeplex.oracle._text import fold_white_space
+from meeplex.oracle.rng import random_step
 
 GAME_NAME = "flip_pick_towers"
 SERIAL_VERSION = 1
@@ -1302,6 +1303,10 @@ class FlipPickTowersState:
         weights = self.chance_weights()
         total = sum(w for _, w in weights)
         return [(a, w / total) for a, w in weights]
+
+    def random_step(self, rng: RngLike) -> int:
+        """DESIGN's random step with ``rng`` (either engine's Rng), applied; returns the action taken."""
+        return random_step(self, rng)
 
     # ----- legal actions -----
 

@@ -25,6 +25,7 @@ from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
 from meeplex.oracle._text import fold_white_space
+from meeplex.oracle.rng import random_step
 
 GAME_NAME = "flipology"
 SERIAL_VERSION = 1
@@ -492,6 +493,10 @@ class FlipologyState:
         weights = self.chance_weights()
         total = sum(weight for _, weight in weights)
         return [(action, weight / total) for action, weight in weights]
+
+    def random_step(self, rng: RngLike) -> int:
+        """DESIGN's random step with ``rng`` (either engine's Rng), applied; returns the action taken."""
+        return random_step(self, rng)
 
     # ----- legal actions (§5.4) -----
 

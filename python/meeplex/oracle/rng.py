@@ -1,4 +1,4 @@
-"""The shared PRNG of meeplex (DESIGN.md, "The shared PRNG"): SplitMix64, bit for bit.
+"""The shared PRNG of meeplex (DESIGN.md, "The shared PRNG"): SplitMix64, bit for bit, and the random step.
 
 The Rust core has the same generator, so that "random game number 7" is the same game in both engines.
 """
@@ -6,6 +6,12 @@ The Rust core has the same generator, so that "random game number 7" is the same
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
+
+from meeplex.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from meeplex._protocols import RngLike, StateLike
 
 _MASK64 = (1 << 64) - 1
 _GOLDEN_GAMMA = 0x9E3779B97F4A7C15
@@ -60,4 +66,31 @@ class Rng:
         return f"Rng(state={self.state:#018x})"
 
 
-__all__ = ["Rng"]
+def random_step(state: StateLike, rng: RngLike) -> int:
+    """Apply one random step (DESIGN.md, "The shared PRNG") and return the action taken.
+
+    At a chance node: the outcomes sorted by action id, with integer weights summing to ``W``; draw
+    ``r = rng.below(W)`` and take the first outcome whose running total exceeds ``r``. At a decision node:
+    ``legal_actions()[rng.below(len(legal_actions()))]``. At the end of the game: IllegalActionError, and
+    nothing is drawn. Every oracle state's ``random_step(rng)`` method is this function.
+    """
+    if state.is_terminal():
+        raise IllegalActionError("random_step on a terminal state")
+    if state.is_chance_node():
+        outcomes = sorted(state.chance_weights())
+        total = sum(weight for _, weight in outcomes)
+        r = rng.below(total)
+        running = 0
+        for action, weight in outcomes:
+            running += weight
+            if running > r:
+                state.apply_action(action)
+                return action
+        raise AssertionError("chance weights do not add up")  # pragma: no cover
+    legal = state.legal_actions()
+    action = legal[rng.below(len(legal))]
+    state.apply_action(action)
+    return action
+
+
+__all__ = ["Rng", "random_step"]

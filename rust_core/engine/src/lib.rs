@@ -94,6 +94,15 @@ pub trait State: Clone + Send + Sync + 'static {
     fn legal_actions(&self, out: &mut Vec<u32>);
     /// At a chance node, `(outcome, weight)` sorted by outcome with positive integer weights; else empty.
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>);
+    /// At a chance node, the outcome DESIGN's random step draws: with the weights sorted by outcome summing to
+    /// `W`, `r = rng.below(W)` and the first outcome whose running total exceeds `r`; `None` (and no draw)
+    /// elsewhere or when `W` is 0. The default goes through [`State::chance_weights`] (`scratch` is its
+    /// buffer); a game overrides it to draw from its counts without building the list, and must draw the
+    /// same outcome with the same single `below` call.
+    fn sample_chance(&self, rng: &mut Rng, scratch: &mut Vec<(u32, u64)>) -> Option<u32> {
+        self.chance_weights(scratch);
+        pick_weighted(scratch.iter().copied(), rng)
+    }
     /// Apply an action known to be legal. Calling it with anything else is a logic error of the caller;
     /// it must still not panic, but the resulting state is unspecified.
     fn apply_unchecked(&mut self, action: u32);
@@ -155,6 +164,43 @@ pub trait State: Clone + Send + Sync + 'static {
     fn heuristic_value(&self, out: &mut [f64]) {
         self.returns(out)
     }
+}
+
+/// DESIGN's weighted draw over `(outcome, weight)` sorted by outcome: `r = rng.below(W)`, then the first
+/// outcome whose running total exceeds `r`. `None`, without drawing, when the weights sum to 0.
+pub fn pick_weighted<I>(weights: I, rng: &mut Rng) -> Option<u32>
+where
+    I: IntoIterator<Item = (u32, u64)> + Clone,
+{
+    let total: u64 = weights.clone().into_iter().map(|(_, w)| w).sum();
+    if total == 0 {
+        return None;
+    }
+    let r = rng.below(total);
+    let mut running = 0u64;
+    weights.into_iter().find_map(|(outcome, weight)| {
+        running += weight;
+        (running > r).then_some(outcome)
+    })
+}
+
+/// [`pick_weighted`] where outcome `i` has weight `counts[i]` (zero counts are not outcomes): the draw a
+/// game whose chance weights are the counts of a pile makes, without building the list.
+#[inline]
+pub fn pick_by_count(counts: &[u8], rng: &mut Rng) -> Option<u32> {
+    let total: u64 = counts.iter().map(|&c| c as u64).sum();
+    if total == 0 {
+        return None;
+    }
+    let r = rng.below(total);
+    let mut running = 0u64;
+    for (i, &c) in counts.iter().enumerate() {
+        running += c as u64;
+        if running > r {
+            return Some(i as u32);
+        }
+    }
+    None
 }
 
 /// A state together with the actions that led to it.

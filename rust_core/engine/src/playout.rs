@@ -10,26 +10,13 @@ pub struct Scratch {
 }
 
 /// The action a random step takes: at a chance node, `r = below(W)` over the outcomes sorted by id and the
-/// first whose running total exceeds `r`; at a decision, `legal[below(len)]`. `None` at the end of the game.
+/// first whose running total exceeds `r` ([`State::sample_chance`]); at a decision, `legal[below(len)]`.
+/// `None` at the end of the game.
+#[inline]
 pub fn random_action<S: State>(state: &S, rng: &mut Rng, scratch: &mut Scratch) -> Option<u32> {
     match state.current_player() {
         TERMINAL => None,
-        CHANCE => {
-            state.chance_weights(&mut scratch.weights);
-            let total: u64 = scratch.weights.iter().map(|&(_, w)| w).sum();
-            if total == 0 {
-                return None;
-            }
-            let r = rng.below(total);
-            let mut running = 0u64;
-            for &(outcome, weight) in &scratch.weights {
-                running += weight;
-                if running > r {
-                    return Some(outcome);
-                }
-            }
-            None
-        }
+        CHANCE => state.sample_chance(rng, &mut scratch.weights),
         _ => {
             state.legal_actions(&mut scratch.actions);
             if scratch.actions.is_empty() {
@@ -39,6 +26,14 @@ pub fn random_action<S: State>(state: &S, rng: &mut Rng, scratch: &mut Scratch) 
             Some(scratch.actions[i])
         }
     }
+}
+
+/// One random step applied: the action taken, or `None` (nothing drawn or changed) at the end of the game.
+#[inline]
+pub fn random_step<S: State>(state: &mut S, rng: &mut Rng, scratch: &mut Scratch) -> Option<u32> {
+    let action = random_action(state, rng, scratch)?;
+    state.apply_unchecked(action);
+    Some(action)
 }
 
 /// Play to the end; returns the number of actions applied. `max_steps` guards against a rules bug looping.

@@ -190,6 +190,9 @@ impl State for AnyState {
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>) {
         state_dispatch!(self, s => s.chance_weights(out))
     }
+    fn sample_chance(&self, rng: &mut Rng, scratch: &mut Vec<(u32, u64)>) -> Option<u32> {
+        state_dispatch!(self, s => s.sample_chance(rng, scratch))
+    }
     fn apply_unchecked(&mut self, action: u32) {
         state_dispatch!(self, s => s.apply_unchecked(action))
     }

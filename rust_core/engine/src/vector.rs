@@ -130,17 +130,7 @@ impl<S: State + Send + Sync> Lanes<S> {
         let mut steps = 0;
         let mut p = state.current_player();
         while p == CHANCE && steps < self.max_length {
-            state.chance_weights(weights);
-            let total: u64 = weights.iter().map(|&(_, w)| w).sum();
-            if total == 0 {
-                break;
-            }
-            let r = rng.below(total);
-            let mut running = 0u64;
-            let Some(&(outcome, _)) = weights.iter().find(|&&(_, w)| {
-                running += w;
-                running > r
-            }) else {
+            let Some(outcome) = state.sample_chance(rng, weights) else {
                 break;
             };
             state.apply_unchecked(outcome);

@@ -4,7 +4,7 @@
 
 use meeplex_engine::playout::{random_action, Scratch};
 use meeplex_engine::registry::GAME_IDS;
-use meeplex_engine::{AnyGame, ParamValue, Params, Rng, State, CHANCE};
+use meeplex_engine::{pick_weighted, AnyGame, ParamValue, Params, Rng, State, CHANCE};
 
 fn variants(id: &str) -> Vec<AnyGame> {
     let mut out = Vec::new();
@@ -106,6 +106,41 @@ fn random_games_keep_the_invariants() {
                 state.returns(&mut returns);
                 let sum: f64 = returns.iter().sum();
                 assert!(sum == 0.0 || (sum - 1.0).abs() < 1e-12);
+            }
+        }
+    }
+}
+
+/// Each game's own `sample_chance` (drawn from its counts) is DESIGN's draw over `chance_weights()`: the
+/// same outcome and the same generator state after it, at every chance node of many random games; nothing is
+/// drawn at a decision or at the end.
+#[test]
+fn sample_chance_is_the_weighted_draw_over_chance_weights() {
+    for id in GAME_IDS {
+        for game in variants(id) {
+            for seed in 0..40u64 {
+                let mut state = game.new_initial_state();
+                let mut rng = Rng::new(seed);
+                let mut scratch = Scratch::default();
+                let mut weights = Vec::new();
+                loop {
+                    let mut own = rng.clone();
+                    let mut by_list = rng.clone();
+                    state.chance_weights(&mut weights);
+                    let want = pick_weighted(weights.iter().copied(), &mut by_list);
+                    let got = state.sample_chance(&mut own, &mut Vec::new());
+                    assert_eq!(got, want, "{id} seed {seed}: a different outcome");
+                    assert_eq!(own, by_list, "{id} seed {seed}: a different draw");
+                    if state.current_player() != CHANCE {
+                        assert_eq!(got, None);
+                        assert_eq!(own, rng, "{id}: sample_chance drew at a decision");
+                    }
+                    match random_action(&state, &mut rng, &mut scratch) {
+                        Some(a) => state.apply_unchecked(a),
+                        None => break,
+                    }
+                }
+                assert!(state.is_terminal());
             }
         }
     }

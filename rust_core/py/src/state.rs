@@ -5,7 +5,7 @@ use crate::convert::{index, int_in, short, type_name, IntArg, Refused};
 use crate::errors::{illegal, invalid_state, to_py};
 use crate::game::PyGame;
 use crate::rng::PyRng;
-use meeplex_engine::playout::random_playout_recorded;
+use meeplex_engine::playout::{random_playout_recorded, random_step, Scratch};
 use meeplex_engine::{AnyGame, AnyState, State, Tracked, CHANCE};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -18,6 +18,7 @@ pub struct PyState {
     pub(crate) inner: Tracked<AnyState>,
     actions: Vec<u32>,
     weights: Vec<(u32, u64)>,
+    scratch: Scratch,
 }
 
 impl PyState {
@@ -27,6 +28,7 @@ impl PyState {
             inner,
             actions: Vec::new(),
             weights: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -166,6 +168,20 @@ impl PyState {
     fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
         let a = self.action_from(action)?;
         self.inner.apply_action(a).map_err(to_py)
+    }
+
+    /// DESIGN's random step with `rng`, applied: at a chance node the weighted draw over the chance weights,
+    /// at a decision `legal_actions()[rng.below(len)]`. Returns the action; at the end of the game it raises
+    /// IllegalActionError and draws nothing.
+    fn random_step(&mut self, rng: &mut PyRng) -> PyResult<u32> {
+        let inner = &mut self.inner;
+        match random_step(&mut inner.state, &mut rng.inner, &mut self.scratch) {
+            Some(action) => {
+                inner.history.push(action);
+                Ok(action)
+            }
+            None => Err(illegal("random_step on a terminal state")),
+        }
     }
 
     fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {

@@ -9,7 +9,7 @@
 use super::cards::*;
 use super::notation::{END, PLAY, STOP};
 use super::{ReservoirRecycle, Rules};
-use crate::{ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
+use crate::{pick_by_count, ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
 
 /// The known cards of a deck (W §3): the top part `deck_known` and the bottom part `deck_bottom`, sharing
 /// one array so that a deck costs no more room than the game has cards (a deck's known cards never exceed
@@ -903,6 +903,12 @@ impl<const F: usize, const CAP: usize> State for FlipState<F, CAP> {
                     .map(|f| (f as u32, counts[f] as u64)),
             );
         }
+    }
+
+    /// The unknown deck's counts are the weights (face ids ascending): one draw over them, no list built.
+    #[inline]
+    fn sample_chance(&self, rng: &mut Rng, _scratch: &mut Vec<(u32, u64)>) -> Option<u32> {
+        pick_by_count(self.chance_counts()?, rng)
     }
 
     fn is_legal(&self, action: u32) -> bool {

@@ -189,6 +189,32 @@ impl Deck {
         }
     }
 
+    /// The kind of the `r`-th card (from 0) when the cards are laid out by increasing kind: the first kind
+    /// whose running count exceeds `r`. `None` if `r >= total()`.
+    #[inline]
+    pub fn nth_card(&self, mut r: u32) -> Option<u32> {
+        for (i, &w) in self.0.iter().enumerate() {
+            let bytes = (w & 0x0F0F_0F0F_0F0F_0F0F) + ((w >> 4) & 0x0F0F_0F0F_0F0F_0F0F);
+            let in_word = (bytes.wrapping_mul(0x0101_0101_0101_0101) >> 56) as u32;
+            if r >= in_word {
+                r -= in_word;
+                continue;
+            }
+            let mut rest = w;
+            let mut kind = 16 * i as u32;
+            loop {
+                let count = (rest & 15) as u32;
+                if r < count {
+                    return Some(kind);
+                }
+                r -= count;
+                rest >>= 4;
+                kind += 1;
+            }
+        }
+        None
+    }
+
     /// `(kind, count)` of every kind with a positive count, in increasing kind order.
     #[inline]
     pub fn present(&self) -> impl Iterator<Item = (u32, u8)> + '_ {
@@ -249,6 +275,14 @@ mod tests {
             .collect();
         assert_eq!(present, want);
         assert_eq!(d.kinds(), want.len());
+        let mut laid_out = Vec::new();
+        for (k, c) in want.iter() {
+            laid_out.extend(std::iter::repeat_n(*k, *c as usize));
+        }
+        for (r, &k) in laid_out.iter().enumerate() {
+            assert_eq!(d.nth_card(r as u32), Some(k));
+        }
+        assert_eq!(d.nth_card(laid_out.len() as u32), None);
         let mut out = vec![(7, 7); 3];
         d.write_present(&mut out, |k, c| (k, c));
         assert_eq!(out, want);

@@ -40,9 +40,12 @@ pub fn write(st: &FlipPickTowersState, p: usize, out: &mut [f32]) {
     for k in 0..n {
         let s = (p + k) % n;
         let seat = &st.seats[s];
-        for id in 0..sh.cells() {
-            let v = seat.cell(sh, id);
-            let o = &mut out[i..i + PER_CELL];
+        // Only the cells with something on them: an empty cell, or one the sheet lacks, is all zeros, and
+        // the buffer was zeroed above.
+        for id in seat.occupied(cfg.masks.exists).ids() {
+            let v = seat.existing_cell(id);
+            let at = i + id * PER_CELL;
+            let o = &mut out[at..at + PER_CELL];
             if cell::is_floor(v) {
                 o[0] = 1.0;
                 o[1] = cell::stability(v) as f32;
@@ -62,8 +65,8 @@ pub fn write(st: &FlipPickTowersState, p: usize, out: &mut [f32]) {
             } else if v == cell::BEANSTALK {
                 o[13] = 1.0;
             }
-            i += PER_CELL;
         }
+        i += PER_CELL * sh.cells();
         for j in 0..sh.stall_columns() {
             out[i] = seat.stall(j) as f32;
             i += 1;

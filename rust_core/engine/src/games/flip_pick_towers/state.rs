@@ -207,6 +207,17 @@ impl Seat {
         decode(code)
     }
 
+    /// The value of cell `id`, known to exist on the sheet (no sheet lookup; an id past the grid reads as
+    /// empty).
+    #[inline]
+    pub fn existing_cell(&self, id: usize) -> u8 {
+        let mut code = 0u8;
+        for (i, p) in self.planes.iter().enumerate() {
+            code |= (p.has(id) as u8) << i;
+        }
+        decode(code)
+    }
+
     /// Set cell `id` to a value of [`cell`] (`NONE_CELL` clears it).
     #[inline]
     pub fn set_cell(&mut self, id: usize, v: u8) {
@@ -262,6 +273,13 @@ impl Seat {
     #[inline]
     pub fn floors(&self) -> Cells {
         self.planes[0] | self.planes[1] | self.planes[2]
+    }
+
+    /// Existing cells that are not empty (a non-zero code).
+    #[inline]
+    pub fn occupied(&self, exists: Cells) -> Cells {
+        let p = &self.planes;
+        exists & (p[0] | p[1] | p[2] | p[3] | p[4] | p[5] | p[6])
     }
 
     /// Existing empty cells.
@@ -1316,6 +1334,32 @@ impl State for FlipPickTowersState {
             }
             Step::Flip => self.deck.write_present(out, |k, n| (k, n as u64)),
             _ => {}
+        }
+    }
+
+    /// The same draw as over [`State::chance_weights`], without the list: at the Flip the deck's packed
+    /// counts are walked a word at a time; at the Deal the weights are all 1 (the cards not yet dealt).
+    #[inline]
+    fn sample_chance(&self, rng: &mut Rng, _scratch: &mut Vec<(u32, u64)>) -> Option<u32> {
+        match self.step {
+            Step::Flip => {
+                let total = self.deck.total();
+                if total == 0 {
+                    return None;
+                }
+                self.deck.nth_card(rng.below(total as u64) as u32)
+            }
+            Step::Deal => {
+                let m = self.sheet().cards.len() as u32;
+                let dealt = |i: u32| self.royal_cards.contains(&(i as i8));
+                let total = (0..m).filter(|&i| !dealt(i)).count() as u64;
+                if total == 0 {
+                    return None;
+                }
+                let r = rng.below(total) as usize;
+                (0..m).filter(|&i| !dealt(i)).nth(r)
+            }
+            _ => None,
         }
     }
 

@@ -12,7 +12,7 @@
 use super::cards::{self, kind, Kind, CLEARING, MIMIC_KINDS, MOON, NUM_CARDS};
 use super::notation::{KEEP, MIMIC, NUM_ACTIONS, PASS, PLACE, REGROW};
 use super::{Rules, MAX_PLAYERS, NATURE, NATURE_VARIANT};
-use crate::{ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
+use crate::{pick_by_count, ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
 
 /// Position ids used by any game: `S x n` is 42 in Nature (7 x 6) and 60 in the Great Tree (15 x 4).
 pub const MAX_POSITIONS: usize = 60;
@@ -1305,6 +1305,15 @@ impl State for FlipologyState {
                     .map(|&c| (c as u32, self.pile[c as usize] as u64)),
             );
         }
+    }
+
+    /// The pile's counts are the weights (card ids ascending): one draw over them, no list built.
+    #[inline]
+    fn sample_chance(&self, rng: &mut Rng, _scratch: &mut Vec<(u32, u64)>) -> Option<u32> {
+        if !self.is_chance() {
+            return None;
+        }
+        pick_by_count(&self.pile, rng)
     }
 
     fn is_legal(&self, action: u32) -> bool {
