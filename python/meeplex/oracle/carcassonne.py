@@ -25,8 +25,10 @@ from typing import Any, SupportsIndex, TypeGuard, cast
 import numpy as np
 
 from meeplex._params import game_string
+from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
 from meeplex.oracle._text import fold_white_space
+from meeplex.oracle.rng import random_step
 
 GAME_NAME = "carcassonne"
 SERIAL_VERSION = 1
@@ -387,6 +389,10 @@ class CarcassonneState:
         weights = self.chance_weights()
         total = sum(w for _, w in weights)
         return [(a, w / total) for a, w in weights]
+
+    def random_step(self, rng: RngLike) -> int:
+        """DESIGN's random step with ``rng`` (either engine's Rng), applied; returns the action taken."""
+        return random_step(self, rng)
 
     # ----- placement (§5.1, §4.2) -----
 

@@ -23,8 +23,10 @@ import numpy as np
 import numpy.typing as npt
 
 from meeplex._params import game_string
+from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
 from meeplex.oracle._text import fold_white_space
+from meeplex.oracle.rng import random_step
 
 GAME_NAME = "lineit"
 SERIAL_VERSION = 1
@@ -308,6 +310,10 @@ class LineitState:
         weights = self.chance_weights()
         total = sum(weight for _, weight in weights)
         return [(kind, weight / total) for kind, weight in weights]
+
+    def random_step(self, rng: RngLike) -> int:
+        """DESIGN's random step with ``rng`` (either engine's Rng), applied; returns the action taken."""
+        return random_step(self, rng)
 
     # ----- legal actions -----
 
