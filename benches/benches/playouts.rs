@@ -95,6 +95,7 @@ fn measure(c: &mut Criterion, label: &str, game: &AnyGame) {
     let bare = format!("{label}/clone_bare");
     #[allow(unreachable_patterns)]
     let size = match &mid {
+        AnyState::Caboodle(s) => (clone_bench(c, &bare, &**s), size_of_val(&**s)).1,
         AnyState::FlipCity(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::FlipFamily(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::FlipPickTowers(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,

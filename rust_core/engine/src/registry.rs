@@ -5,6 +5,7 @@
 //! (`FlipCity`, the base layout of `flip_city`; `FlipFamily`, every game with Wilderness cards), and
 //! `AnyGame::new` picks the layout from the parameters.
 
+use crate::games::caboodle::{self, CaboodleGame, CaboodleState};
 use crate::games::flip_city::{self, Configured, FlipCityGame, FlipCityState};
 use crate::games::flip_city::{FlipFamilyGame, FlipFamilyState};
 use crate::games::flip_pick_towers::{self, FlipPickTowersGame, FlipPickTowersState};
@@ -13,6 +14,7 @@ use crate::{Game, GameError, Params, Player, Result, Rng, State};
 
 /// The ids of all registered games, sorted.
 pub const GAME_IDS: &[&str] = &[
+    caboodle::ID,
     flip_city::ID,
     flip_city::WILDERNESS_ID,
     flip_pick_towers::ID,
@@ -21,6 +23,7 @@ pub const GAME_IDS: &[&str] = &[
 
 #[derive(Clone, Debug)]
 pub enum AnyGame {
+    Caboodle(CaboodleGame),
     FlipCity(FlipCityGame),
     FlipFamily(FlipFamilyGame),
     FlipPickTowers(FlipPickTowersGame),
@@ -32,6 +35,7 @@ pub enum AnyGame {
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AnyState {
+    Caboodle(Box<CaboodleState>),
     FlipCity(FlipCityState),
     FlipFamily(FlipFamilyState),
     FlipPickTowers(FlipPickTowersState),
@@ -45,6 +49,11 @@ macro_rules! game_dispatch {
     };
     ($self:expr, $V:ident, $g:ident => $body:expr) => {
         match $self {
+            AnyGame::Caboodle($g) => {
+                #[allow(non_snake_case, unused_variables)]
+                let $V = |s: CaboodleState| AnyState::Caboodle(Box::new(s));
+                $body
+            }
             AnyGame::FlipCity($g) => {
                 #[allow(unused_imports)]
                 use AnyState::FlipCity as $V;
@@ -75,6 +84,11 @@ macro_rules! state_dispatch {
     };
     ($self:expr, $V:ident, $s:ident => $body:expr) => {
         match $self {
+            AnyState::Caboodle($s) => {
+                #[allow(non_snake_case, unused_variables)]
+                let $V = |s: CaboodleState| AnyState::Caboodle(Box::new(s));
+                $body
+            }
             AnyState::FlipCity($s) => {
                 #[allow(unused_imports)]
                 use AnyState::FlipCity as $V;
@@ -102,6 +116,7 @@ macro_rules! state_dispatch {
 impl AnyGame {
     pub fn new(id: &str, params: &Params) -> Result<Self> {
         match id {
+            caboodle::ID => Ok(AnyGame::Caboodle(CaboodleGame::new(params)?)),
             flip_city::ID | flip_city::WILDERNESS_ID => {
                 Ok(match flip_city::configure(id, params)? {
                     Configured::Base(g) => AnyGame::FlipCity(g),

@@ -326,6 +326,13 @@ impl VectorCore {
         let g = &game;
         // One arm per engine type: the batch is compiled for each.
         let mut batch: Box<dyn Batch> = match game.new_initial_state() {
+            AnyState::Caboodle(s) => Box::new(Lanes::new(
+                g,
+                *s,
+                |s| AnyState::Caboodle(Box::new(s)),
+                n,
+                autoreset,
+            )),
             AnyState::FlipCity(s) => Box::new(Lanes::new(g, s, AnyState::FlipCity, n, autoreset)),
             AnyState::FlipFamily(s) => {
                 Box::new(Lanes::new(g, s, AnyState::FlipFamily, n, autoreset))
