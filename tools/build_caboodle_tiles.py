@@ -15,7 +15,8 @@ from pathlib import Path
 OUT = Path("python/meeplex/data/caboodle_tiles.json")
 
 NOTES = [
-    "UNVERIFIED PLACEHOLDER. The faces of Caboodle's 40 tiles are not public (shared/rules/facts/bga_games.md",
+    "UNVERIFIED PLACEHOLDER. The faces of Caboodle's 40 tiles are not public "
+    "(shared/rules/facts/bga_games.md",
     "section 4): the shape names, their number and every tile below are the facts file's invented proposal",
     "(all 36 rotation classes of the pattern aabc plus 4 of the 6 classes abcd; each shape on 40 of the 160",
     "sides). The linking rule 'adjacent' is the facts file's proposal too. An owner of the game can describe",

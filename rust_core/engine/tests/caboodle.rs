@@ -60,7 +60,10 @@ fn the_worked_example_scores_4_2_4() {
 fn mismatched_sides_are_illegal() {
     let g = game(2, 2024, None);
     let mut s = g.new_initial_state();
-    draws(&mut s, &[39, 0, 1, 3, 10, 11, 12, 13, 2, 20, 21, 22, 23, 24]);
+    draws(
+        &mut s,
+        &[39, 0, 1, 3, 10, 11, 12, 13, 2, 20, 21, 22, 23, 24],
+    );
     play(&mut s, "tile 1");
     // r0 at (0,1) shows S square against the start's N circle.
     let a = s.string_to_action("place 0,1 r0").unwrap();
@@ -257,7 +260,10 @@ fn resampling_keeps_what_the_seat_knows() {
                 for p in 0..players as usize {
                     let mut rng = Rng::new(seed * 31 + p as u64);
                     let (r, h) = s.resample_with_history(p, &s.history(), &mut rng);
-                    assert_eq!(r.information_state_string(p, &h), s.information_state_string(p, &[]));
+                    assert_eq!(
+                        r.information_state_string(p, &h),
+                        s.information_state_string(p, &[])
+                    );
                     let mut a = vec![0f32; g.observation_shape()[0]];
                     let mut b = a.clone();
                     s.observation_tensor(p, &mut a);

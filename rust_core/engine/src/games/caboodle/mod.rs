@@ -62,7 +62,11 @@ impl Eq for Config {}
 
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Config({ID}, tiles {:?}, {:?})", self.tiles.name, self.params)
+        write!(
+            f,
+            "Config({ID}, tiles {:?}, {:?})",
+            self.tiles.name, self.params
+        )
     }
 }
 
@@ -105,7 +109,9 @@ impl CaboodleGame {
         let tiles_value = match given.get("tiles") {
             None => "placeholder".to_string(),
             Some(ParamValue::Str(s)) => s.clone(),
-            Some(other) => return invalid(format!("{ID}: parameter tiles must be a str, not {other}")),
+            Some(other) => {
+                return invalid(format!("{ID}: parameter tiles must be a str, not {other}"))
+            }
         };
         let tiles = tiles::from_param(&tiles_value)
             .map_err(|e| crate::GameError::InvalidState(format!("{ID}: parameter tiles: {e}")))?;

@@ -11,7 +11,8 @@ pub const MAX_SHAPES: usize = 8;
 pub const FORMAT: &str = "meeplex caboodle tiles";
 
 /// The file shipped with meeplex, the same bytes the oracle reads.
-pub const PLACEHOLDER_TEXT: &str = include_str!("../../../../../python/meeplex/data/caboodle_tiles.json");
+pub const PLACEHOLDER_TEXT: &str =
+    include_str!("../../../../../python/meeplex/data/caboodle_tiles.json");
 
 /// How the regions of one tile join (§6.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -102,12 +103,10 @@ pub fn parse(text: &str) -> Result<Tiles, String> {
     for s in shape_list {
         match s.as_str() {
             Some(s) if shape_name_ok(s) && !shapes.iter().any(|t| t == s) => shapes.push(s.into()),
-            _ => {
-                return Err(
-                    "each shape must be a distinct name of 1..16 characters a-z 0-9 _, starting a-z"
-                        .into(),
-                )
-            }
+            _ => return Err(
+                "each shape must be a distinct name of 1..16 characters a-z 0-9 _, starting a-z"
+                    .into(),
+            ),
         }
     }
     let links = match obj["links"].as_str() {
