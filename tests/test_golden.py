@@ -30,6 +30,12 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 # (game string, seeds), chosen by hand where a game is listed here. Small max_turns keep the files readable;
 # the default game is there once in full.
 CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
+    "caboodle": [
+        ("caboodle", (1, 2)),
+        ("caboodle(rules=2023)", (1,)),
+        ("caboodle(players=3)", (1,)),
+        ("caboodle(players=4,rules=2023)", (1,)),
+    ],
     "flip_city": [
         ("flip_city", (1, 2)),
         ("flip_city(max_turns=6,players=3)", (1, 2)),
