@@ -38,6 +38,12 @@ CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
         ("carcassonne(players=3,strategic=true,tiles=A1C1E2F1K2R1U3V3X1)", (1,)),
         ("carcassonne(players=5,river=true,strategic=true)", (1,)),
     ],
+    "caboodle": [
+        ("caboodle", (1, 2)),
+        ("caboodle(rules=2023)", (1,)),
+        ("caboodle(players=3)", (1,)),
+        ("caboodle(players=4,rules=2023)", (1,)),
+    ],
     "flip_city": [
         ("flip_city", (1, 2)),
         ("flip_city(max_turns=6,players=3)", (1, 2)),

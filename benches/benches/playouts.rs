@@ -105,6 +105,7 @@ fn measure(c: &mut Criterion, label: &str, game: &AnyGame) {
     #[allow(unreachable_patterns)]
     let size = match &mid {
         AnyState::Carcassonne(s) => (clone_bench(c, &bare, s), size_of_val(&**s)).1,
+        AnyState::Caboodle(s) => (clone_bench(c, &bare, &**s), size_of_val(&**s)).1,
         AnyState::FlipCity(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::FlipFamily(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::FlipPickTowers(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,

@@ -6,6 +6,7 @@
 //! `AnyGame::new` picks the layout from the parameters.
 
 use crate::games::carcassonne::{self, CarcassonneGame, CarcassonneState};
+use crate::games::caboodle::{self, CaboodleGame, CaboodleState};
 use crate::games::flip_city::{self, Configured, FlipCityGame, FlipCityState};
 use crate::games::flip_city::{FlipFamilyGame, FlipFamilyState};
 use crate::games::flip_pick_towers::{self, FlipPickTowersGame, FlipPickTowersState};
@@ -15,6 +16,7 @@ use crate::{Game, GameError, Params, Player, Result, Rng, State};
 
 /// The ids of all registered games, sorted.
 pub const GAME_IDS: &[&str] = &[
+    caboodle::ID,
     carcassonne::ID,
     flip_city::ID,
     flip_city::WILDERNESS_ID,
@@ -26,6 +28,7 @@ pub const GAME_IDS: &[&str] = &[
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     Carcassonne(CarcassonneGame),
+    Caboodle(CaboodleGame),
     FlipCity(FlipCityGame),
     FlipFamily(FlipFamilyGame),
     FlipPickTowers(FlipPickTowersGame),
@@ -40,6 +43,7 @@ pub enum AnyGame {
 pub enum AnyState {
     /// Boxed: a Carcassonne state holds a board (kilobytes); the enum must not grow for the other games.
     Carcassonne(Box<CarcassonneState>),
+    Caboodle(Box<CaboodleState>),
     FlipCity(FlipCityState),
     FlipFamily(FlipFamilyState),
     FlipPickTowers(FlipPickTowersState),
@@ -57,6 +61,11 @@ macro_rules! game_dispatch {
             AnyGame::Carcassonne($g) => {
                 #[allow(unused_imports)]
                 use AnyState::Carcassonne as $V;
+                $body
+            }
+            AnyGame::Caboodle($g) => {
+                #[allow(non_snake_case, unused_variables)]
+                let $V = |s: CaboodleState| AnyState::Caboodle(Box::new(s));
                 $body
             }
             AnyGame::FlipCity($g) => {
@@ -99,6 +108,11 @@ macro_rules! state_dispatch {
                 use AnyState::Carcassonne as $V;
                 $body
             }
+            AnyState::Caboodle($s) => {
+                #[allow(non_snake_case, unused_variables)]
+                let $V = |s: CaboodleState| AnyState::Caboodle(Box::new(s));
+                $body
+            }
             AnyState::FlipCity($s) => {
                 #[allow(unused_imports)]
                 use AnyState::FlipCity as $V;
@@ -131,6 +145,7 @@ macro_rules! state_dispatch {
 impl AnyGame {
     pub fn new(id: &str, params: &Params) -> Result<Self> {
         match id {
+            caboodle::ID => Ok(AnyGame::Caboodle(CaboodleGame::new(params)?)),
             flip_city::ID | flip_city::WILDERNESS_ID => {
                 Ok(match flip_city::configure(id, params)? {
                     Configured::Base(g) => AnyGame::FlipCity(g),

@@ -319,6 +319,13 @@ impl VectorCore {
             AnyState::Carcassonne(s) => {
                 Box::new(Lanes::new(g, s, AnyState::Carcassonne, n, autoreset))
             }
+            AnyState::Caboodle(s) => Box::new(Lanes::new(
+                g,
+                *s,
+                |s| AnyState::Caboodle(Box::new(s)),
+                n,
+                autoreset,
+            )),
             AnyState::FlipCity(s) => Box::new(Lanes::new(g, s, AnyState::FlipCity, n, autoreset)),
             AnyState::FlipFamily(s) => {
                 Box::new(Lanes::new(g, s, AnyState::FlipFamily, n, autoreset))

@@ -1,5 +1,6 @@
 //! One folder per game.
 
+pub mod caboodle;
 pub mod carcassonne;
 pub mod flip_city;
 pub mod flip_pick_towers;
