@@ -16,12 +16,15 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import meeplex.oracle as oracle
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
 from meeplex.oracle import CHANCE, TERMINAL, Rng
 from meeplex.oracle.caboodle import CaboodleGame, encode_tiles, placeholder_text
 from meeplex.testing import check_state
+from meeplex.testing.strategies import bad_ints, junk, states
 
 GAME = "caboodle"
 P = 79 * 79 * 4  # placements (§7)
@@ -800,9 +803,9 @@ def test_deserialize_refusals():
     for item in bad:
         with pytest.raises(InvalidStateError):
             game.deserialize_state(item)
-    for junk in (None, 5, b"{}", data):
+    for wrong in (None, 5, b"{}", data):
         with pytest.raises(InvalidStateError):
-            game.deserialize_state(junk)
+            game.deserialize_state(wrong)
     with pytest.raises(InvalidStateError):
         oracle.make(GAME, players=3).deserialize_state(text)
 
@@ -881,9 +884,9 @@ def test_notation_relaxed_and_refused():
     for text in refused:
         with pytest.raises(InvalidNotationError):
             state.string_to_action(text)
-    for junk in (None, 5, b"pass"):
+    for wrong in (None, 5, b"pass"):
         with pytest.raises(InvalidNotationError):
-            state.string_to_action(junk)
+            state.string_to_action(wrong)
     chance = oracle.make(GAME).new_initial_state()
     assert chance.string_to_action(" DRAW 039 ") == 39
     for text in ("tile 5", "pass", "draw 40", "draw -1", "place 0,0 r0"):
@@ -966,3 +969,27 @@ def test_whole_games_with_passes_and_both_ends():
                 if index % 11 == 0:
                     check_state(check, game)
     assert ends == {"final", "stuck", "pass", "final with tiles left"}
+
+
+@settings(max_examples=25)
+@given(data=st.data())
+def test_junk_on_reachable_states(data):
+    """Junk and out-of-range ints on random reachable states of every variant: documented errors only, and
+    the state unchanged (as test_errors.py does for the registered games)."""
+    game = oracle.make(GAME, **data.draw(st.sampled_from(VARIANTS), label="variant"))
+    state = data.draw(states(game, max_steps=120), label="state")
+    before = state.serialize()
+    for value in [data.draw(junk(), label="junk"), data.draw(bad_ints(25_005), label="bad int")]:
+        for method, error in (
+            (state.apply_action, IllegalActionError),
+            (state.action_to_string, IllegalActionError),
+            (state.observation_tensor, InvalidStateError),
+            (state.observation_string, InvalidStateError),
+            (state.information_state_string, InvalidStateError),
+        ):
+            with pytest.raises(error):
+                method(value)
+        if not isinstance(value, str):
+            with pytest.raises(InvalidNotationError):
+                state.string_to_action(value)
+    assert state.serialize() == before
