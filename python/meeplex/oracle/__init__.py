@@ -38,6 +38,7 @@ class _GameClass(GameLike, Protocol):
 
 # The registry: adding a game is one line.
 GAMES: dict[str, type[_GameClass]] = {
+    "caboodle": __import__("meeplex.oracle.caboodle", fromlist=["_"]).CaboodleGame,
     "carcassonne": __import__("meeplex.oracle.carcassonne", fromlist=["_"]).CarcassonneGame,
     "flip_city": FlipCityGame,
     "flip_city_wilderness": __import__("meeplex.oracle.flip_city", fromlist=["_"]).FlipCityWildernessGame,
