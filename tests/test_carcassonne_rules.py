@@ -378,3 +378,24 @@ def test_strategic_hands_are_dealt_hidden_and_chosen_from(make):
     assert legal_texts(state) == {"tile A", "tile E", "tile U", "tile V"}
     play(state, "tile A")
     assert all(t.startswith("place ") for t in legal_texts(state))
+
+
+def test_strategic_replacements_are_checked_once_all_are_drawn(make):
+    """§4.3: unplaceable tiles are set aside and replaced; "the check repeats once every replacement is
+    drawn". Found by `meeplex fuzz` (the Rust core checked after each replacement): seat 1 sets its two B
+    aside; the first replacement, a B again (no more placeable than the others), waits in the hand until the
+    second replacement is drawn, and is set aside then (the board has not changed)."""
+    state = make(GAME, strategic=True, tiles="B3C3W3X3").new_initial_state()
+    history = [23, 22, 2, 1, 2, 23, 22, 2536, 1255, 2501, 23, 2536, 1153, 2505, 22, 2515, 1348, 2501, 1]
+    for action in history:
+        state.apply_action(action)
+    snap = snapshot(state)
+    assert (snap["to_draw"], snap["set_aside"][type_id("B")], snap["hands"][1][type_id("B")]) == (2, 2, 0)
+    state.apply_action(state.string_to_action("draw B"))
+    snap = snapshot(state)
+    assert (snap["to_draw"], snap["set_aside"][type_id("B")], snap["hands"][1][type_id("B")]) == (1, 2, 1)
+    assert state.is_chance_node()
+    state.apply_action(state.chance_weights()[0][0])  # the last replacement: now the hand is checked
+    snap = snapshot(state)
+    assert snap["set_aside"][type_id("B")] == 3
+    assert snap["hands"][1][type_id("B")] == 0

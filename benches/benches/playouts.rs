@@ -26,6 +26,7 @@ const EXTRA: &[(&str, &str, &str)] = &[
         "flipology",
         "variant=2,players=4",
     ),
+    ("lineit_5p", "lineit", "players=5"),
     (
         "flip_city_mixed",
         "flip_city",
@@ -108,6 +109,7 @@ fn measure(c: &mut Criterion, label: &str, game: &AnyGame) {
         AnyState::FlipFamily(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::FlipPickTowers(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::Flipology(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
+        AnyState::LineIt(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         _ => 0,
     };
     if let AnyState::Carcassonne(_) = &mid {

@@ -10,6 +10,7 @@ use crate::games::flip_city::{self, Configured, FlipCityGame, FlipCityState};
 use crate::games::flip_city::{FlipFamilyGame, FlipFamilyState};
 use crate::games::flip_pick_towers::{self, FlipPickTowersGame, FlipPickTowersState};
 use crate::games::flipology::{self, FlipologyGame, FlipologyState};
+use crate::games::lineit::{self, LineItGame, LineItState};
 use crate::{Game, GameError, Params, Player, Result, Rng, State};
 
 /// The ids of all registered games, sorted.
@@ -19,6 +20,7 @@ pub const GAME_IDS: &[&str] = &[
     flip_city::WILDERNESS_ID,
     flip_pick_towers::ID,
     flipology::ID,
+    lineit::ID,
 ];
 
 #[derive(Clone, Debug)]
@@ -28,6 +30,7 @@ pub enum AnyGame {
     FlipFamily(FlipFamilyGame),
     FlipPickTowers(FlipPickTowersGame),
     Flipology(FlipologyGame),
+    LineIt(LineItGame),
 }
 
 // The variants differ in size (each game's state is as big as its rules need), and boxing the big ones would
@@ -41,6 +44,7 @@ pub enum AnyState {
     FlipFamily(FlipFamilyState),
     FlipPickTowers(FlipPickTowersState),
     Flipology(FlipologyState),
+    LineIt(LineItState),
 }
 
 /// `$V` names the variant matched, so that a body can wrap a new state in the same variant.
@@ -73,6 +77,11 @@ macro_rules! game_dispatch {
             AnyGame::Flipology($g) => {
                 #[allow(unused_imports)]
                 use AnyState::Flipology as $V;
+                $body
+            }
+            AnyGame::LineIt($g) => {
+                #[allow(unused_imports)]
+                use AnyState::LineIt as $V;
                 $body
             }
         }
@@ -110,6 +119,11 @@ macro_rules! state_dispatch {
                 use AnyState::Flipology as $V;
                 $body
             }
+            AnyState::LineIt($s) => {
+                #[allow(unused_imports)]
+                use AnyState::LineIt as $V;
+                $body
+            }
         }
     };
 }
@@ -126,6 +140,7 @@ impl AnyGame {
             carcassonne::ID => Ok(AnyGame::Carcassonne(CarcassonneGame::new(params)?)),
             flip_pick_towers::ID => Ok(AnyGame::FlipPickTowers(FlipPickTowersGame::new(params)?)),
             flipology::ID => Ok(AnyGame::Flipology(FlipologyGame::new(params)?)),
+            lineit::ID => Ok(AnyGame::LineIt(LineItGame::new(params)?)),
             _ => Err(GameError::InvalidState(format!(
                 "unknown game {id:?} (known: {})",
                 GAME_IDS.join(", ")

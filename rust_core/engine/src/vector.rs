@@ -337,6 +337,7 @@ impl VectorCore {
                 Box::new(Lanes::new(g, s, AnyState::FlipPickTowers, n, autoreset))
             }
             AnyState::Flipology(s) => Box::new(Lanes::new(g, s, AnyState::Flipology, n, autoreset)),
+            AnyState::LineIt(s) => Box::new(Lanes::new(g, s, AnyState::LineIt, n, autoreset)),
         };
         batch.reset(seed);
         VectorCore {

@@ -634,6 +634,10 @@ impl CarcassonneState {
         self.hands[s][tu] += 1;
         if self.to_draw > 0 {
             self.to_draw -= 1;
+            if self.to_draw > 0 && self.land_left() > 0 {
+                // §4.3: the hand is checked again only once every replacement is drawn.
+                return;
+            }
         }
         self.hand_check();
     }
