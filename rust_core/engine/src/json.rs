@@ -289,6 +289,21 @@ impl<'a> Fields<'a> {
         self.object_at(key, self.get(key), keys)
     }
 
+    /// The envelope of a serialized state: `game` names `game`, `version` is `version` (an int), `params` equals
+    /// `params` (the game's, as `params_to_json` writes them).
+    pub fn envelope(&self, game: &str, version: i64, params: &Value) -> GameResult<()> {
+        if self.get("game").as_str() != Some(game) {
+            return self.fail("game", format!("must be {game:?}"));
+        }
+        if self.get("version").as_i64() != Some(version) {
+            return self.fail("version", format!("must be {version}"));
+        }
+        if self.get("params") != params {
+            return self.fail("params", "differ from this game's");
+        }
+        Ok(())
+    }
+
     /// The string at `key` as one of the names of `table`.
     pub fn name<T: Copy>(&self, key: &str, table: &[(T, &str)]) -> GameResult<T> {
         let s = self.get(key).as_str();

@@ -80,13 +80,7 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         Err(e) => return invalid(format!("{PREFIX}bad JSON: {e}")),
     };
     let m = Fields::new(&v, PREFIX, "", &KEYS)?;
-    if m.get("game") != &json!(ID) {
-        return m.fail("game", format!("must be {ID:?}"));
-    }
-    m.int("version", VERSION, VERSION)?;
-    if m.get("params") != &params_to_json(&cfg.params) {
-        return invalid(format!("{PREFIX}params are not this game's"));
-    }
+    m.envelope(ID, VERSION, &params_to_json(&cfg.params))?;
     let n = cfg.players;
     let nact = cfg.num_actions() as i64;
     let history: Vec<u32> = m

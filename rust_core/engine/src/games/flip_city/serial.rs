@@ -165,15 +165,7 @@ pub fn deserialize<const F: usize, const CAP: usize>(
         "",
         &keys(&STATE_KEYS, &FAMILY_STATE_KEYS, fam),
     )?;
-    if o.get("game").as_str() != Some(game) {
-        return o.fail("game", format!("must be \"{game}\""));
-    }
-    if o.get("version").as_i64() != Some(VERSION) {
-        return invalid(format!("{prefix}unsupported version (expected {VERSION})"));
-    }
-    if o.get("params") != &params_to_json(params) {
-        return invalid(format!("{prefix}its params differ from this game's"));
-    }
+    o.envelope(game, VERSION, &params_to_json(params))?;
     let mut s = FlipState::<F, CAP>::new(*rules);
     let players = rules.players;
     let (counter, seat_max) = (MAX_COUNTER as i64, players as i64 - 1);

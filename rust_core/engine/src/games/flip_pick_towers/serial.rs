@@ -9,7 +9,7 @@ use super::state::{
 use super::{Config, ID};
 use crate::error::{invalid, Result};
 use crate::json::Fields;
-use crate::params::{params_to_json, ParamValue};
+use crate::params::params_to_json;
 use serde_json::{json, Value};
 
 const VERSION: i64 = 1;
@@ -114,14 +114,6 @@ fn bad<T>(what: impl std::fmt::Display) -> Result<T> {
     invalid(format!("{PREFIX}{what}"))
 }
 
-fn param_matches(value: &ParamValue, j: &Value) -> bool {
-    match value {
-        ParamValue::Int(a) => j.as_i64() == Some(*a),
-        ParamValue::Bool(a) => j.as_bool() == Some(*a),
-        ParamValue::Str(a) => j.as_str() == Some(a.as_str()),
-    }
-}
-
 /// A grid token (§10) as a cell value; None if it does not parse.
 fn parse_token(t: &str) -> Option<u8> {
     Some(match t {
@@ -188,21 +180,7 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(FlipPickTowersSt
             "version",
         ],
     )?;
-    if o.get("game").as_str() != Some(ID) {
-        return o.fail("game", format!("must be {ID:?}"));
-    }
-    o.int("version", VERSION, VERSION)?;
-    let Some(params) = o.get("params").as_object() else {
-        return o.fail("params", "must be an object");
-    };
-    if params.len() != cfg.params.len()
-        || !cfg
-            .params
-            .iter()
-            .all(|(k, v)| params.get(k).is_some_and(|j| param_matches(v, j)))
-    {
-        return bad("params differ from the game's");
-    }
+    o.envelope(ID, VERSION, &params_to_json(&cfg.params))?;
     let sh = &cfg.sheet;
     let n = cfg.players;
     let max_id = cfg.num_actions().max(cfg.max_chance_outcomes()) as i64 - 1;

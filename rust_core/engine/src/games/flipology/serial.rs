@@ -163,15 +163,7 @@ pub fn deserialize(
         Err(e) => return invalid(format!("{PREFIX}not JSON ({e})")),
     };
     let obj = Fields::new(&value, PREFIX, "", &KEYS)?;
-    if obj.get("game").as_str() != Some(ID) {
-        return obj.fail("game", format!("must be \"{ID}\""));
-    }
-    if obj.get("version").as_i64() != Some(VERSION) {
-        return invalid(format!("{PREFIX}unsupported version (expected {VERSION})"));
-    }
-    if obj.get("params") != &params_to_json(params) {
-        return invalid(format!("{PREFIX}its params differ from this game's"));
-    }
+    obj.envelope(ID, VERSION, &params_to_json(params))?;
     let max_length = rules.max_game_length() as usize;
     let list = obj.list("history", ..=max_length)?;
     let mut history = Vec::with_capacity(list.len());

@@ -212,15 +212,7 @@ pub fn deserialize(rules: &Rules, params: &Params, text: &str) -> Result<(LineIt
             "version",
         ],
     )?;
-    if obj.get("game").as_str() != Some(ID) {
-        return obj.fail("game", format!("must be \"{ID}\""));
-    }
-    if obj.get("version").as_i64() != Some(VERSION) {
-        return err(format!("unsupported version (expected {VERSION})"));
-    }
-    if obj.get("params") != &params_to_json(params) {
-        return err("its params differ from this game's");
-    }
+    obj.envelope(ID, VERSION, &params_to_json(params))?;
     let n = rules.n();
     let m = rules.market_size() as i64;
     let r = rules.rounds() as i64;
