@@ -6,8 +6,9 @@ use super::state::{CarcassonneState, Phase, FOLLOWERS};
 use super::tiles::{tile, LAND, NONE, T};
 use super::{Config, ID};
 use crate::error::{invalid, Result};
+use crate::json::Fields;
 use crate::params::params_to_json;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 const VERSION: i64 = 1;
 const KEYS: [&str; 15] = [
@@ -61,87 +62,46 @@ pub fn serialize(s: &CarcassonneState, history: &[u32]) -> String {
     v.to_string()
 }
 
-fn int(v: &Value, what: &str) -> Result<i64> {
-    match v {
-        Value::Number(n) if n.is_i64() => Ok(n.as_i64().unwrap_or(0)),
-        Value::Number(n) if n.is_u64() => invalid(format!("{ID}: {what} is out of range")),
-        _ => invalid(format!("{ID}: {what} must be an int, not {v}")),
-    }
-}
+const PREFIX: &str = "carcassonne: ";
 
-fn ranged(v: &Value, what: &str, lo: i64, hi: i64) -> Result<i64> {
-    let x = int(v, what)?;
-    if x < lo || x > hi {
-        return invalid(format!("{ID}: {what}={x} is outside {lo}..{hi}"));
-    }
-    Ok(x)
-}
-
-fn list<'a>(v: &'a Value, what: &str, len: Option<usize>) -> Result<&'a Vec<Value>> {
-    let Value::Array(a) = v else {
-        return invalid(format!("{ID}: {what} must be a list"));
-    };
-    if let Some(l) = len {
-        if a.len() != l {
-            return invalid(format!(
-                "{ID}: {what} must have {l} entries, not {}",
-                a.len()
-            ));
-        }
-    }
-    Ok(a)
-}
-
-fn counts(v: &Value, what: &str) -> Result<[u8; T]> {
-    let a = list(v, what, Some(T))?;
+/// The counts at `key` (or the list `v` at `sub`): one per tile type, each in 0..=255.
+fn counts(o: &Fields, sub: &str, v: &Value) -> Result<[u8; T]> {
+    let list = o.list_at(sub, v, T..=T)?;
     let mut out = [0u8; T];
     for t in 0..T {
-        out[t] = ranged(&a[t], what, 0, 255)? as u8;
+        out[t] = o.int_at(&format!("{sub}[{t}]"), &list[t], 0, 255)? as u8;
     }
     Ok(out)
 }
 
 pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState, Vec<u32>)> {
-    let v = crate::json::parse(text)
-        .map_err(|e| crate::GameError::InvalidState(format!("{ID}: bad JSON: {e}")))?;
-    let Value::Object(m) = &v else {
-        return invalid(format!("{ID}: a serialized state is a JSON object"));
+    let v = match crate::json::parse(text) {
+        Ok(v) => v,
+        Err(e) => return invalid(format!("{PREFIX}bad JSON: {e}")),
     };
-    check_keys(m)?;
-    if m["game"] != json!(ID) {
-        return invalid(format!("{ID}: game must be {ID:?}"));
-    }
-    if m["version"] != json!(VERSION) || !m["version"].is_i64() {
-        return invalid(format!("{ID}: version must be {VERSION}"));
-    }
-    if m["params"] != params_to_json(&cfg.params) {
-        return invalid(format!("{ID}: params are not this game's"));
-    }
+    let m = Fields::new(&v, PREFIX, "", &KEYS)?;
+    m.envelope(ID, VERSION, &params_to_json(&cfg.params))?;
     let n = cfg.players;
     let nact = cfg.num_actions() as i64;
-    let history: Vec<u32> = list(&m["history"], "history", None)?
-        .iter()
-        .map(|a| ranged(a, "a history id", 0, nact - 1).map(|x| x as u32))
-        .collect::<Result<_>>()?;
+    let history: Vec<u32> = m
+        .ints("history", .., 0, nact - 1)?
+        .into_iter()
+        .map(|x| x as u32)
+        .collect();
 
     // The board, replayed.
-    let board = list(&m["board"], "board", None)?;
-    if board.is_empty() {
-        return invalid(format!("{ID}: the board is empty"));
-    }
+    let board = m.list("board", 1..)?;
     let mut s = CarcassonneState::empty(cfg);
     let big_r = cfg.r as i64;
     for (i, e) in board.iter().enumerate() {
-        let e = list(e, "a board entry", Some(4))?;
-        let t = ranged(&e[0], "a board type", 0, T as i64 - 1)? as u8;
-        let x = int(&e[1], "x")?;
-        let y = int(&e[2], "y")?;
-        let r = ranged(&e[3], "a rotation", 0, 3)? as u8;
+        let at = format!("board[{i}]");
+        let e = m.list_at(&at, e, 4..=4)?;
+        let t = m.int_at(&format!("{at}[0]"), &e[0], 0, T as i64 - 1)? as u8;
+        let x = m.int_at(&format!("{at}[1]"), &e[1], -big_r, big_r)?;
+        let y = m.int_at(&format!("{at}[2]"), &e[2], -big_r, big_r)?;
+        let r = m.int_at(&format!("{at}[3]"), &e[3], 0, 3)? as u8;
         if cfg.total[t as usize] == 0 {
             return invalid(format!("{ID}: tile type {t} is not in this game"));
-        }
-        if x.abs() > big_r || y.abs() > big_r {
-            return invalid(format!("{ID}: board cell {x},{y} is outside the window"));
         }
         if i == 0 {
             if t != cfg.start || x != 0 || y != 0 || r != 0 {
@@ -162,12 +122,10 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
     }
     let slots = s.board.slots.len();
 
-    let Value::String(phase_name) = &m["phase"] else {
-        return invalid(format!("{ID}: phase must be a str"));
+    let phase_name = m.str("phase")?;
+    let Some(phase) = Phase::from_name(phase_name) else {
+        return m.fail("phase", format!("{phase_name:?} is not a phase"));
     };
-    let phase = Phase::from_name(phase_name).ok_or_else(|| {
-        crate::GameError::InvalidState(format!("{ID}: unknown phase {phase_name:?}"))
-    })?;
     // In phase follower, what the last tile completed is scored only after the follower decision.
     let last = slots - 1;
     let (lx, ly) = (s.board.slots[last].x as i32, s.board.slots[last].y as i32);
@@ -184,20 +142,22 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
     };
 
     // Followers.
-    let fl = list(&m["followers"], "followers", None)?;
+    let fl = m.list("followers", ..)?;
     let mut per_seat = [0u32; 5];
     let mut prev: i64 = -1;
-    for f in fl {
-        let f = list(f, "a follower", Some(3))?;
-        let slot = ranged(&f[0], "a follower slot", 0, slots as i64 - 1)?;
+    for (i, f) in fl.iter().enumerate() {
+        let at = format!("followers[{i}]");
+        let f = m.list_at(&at, f, 3..=3)?;
+        let slot = m.int_at(&format!("{at}[0]"), &f[0], 0, slots as i64 - 1)?;
         if slot <= prev {
             return invalid(format!("{ID}: follower slots must be ascending"));
         }
         prev = slot;
         let slot = slot as usize;
         let tt = tile(s.board.slots[slot].typ);
-        let k = ranged(&f[1], "a follower feature", 0, tt.features.len() as i64 - 1)? as usize;
-        let seat = ranged(&f[2], "a follower seat", 0, n as i64 - 1)? as usize;
+        let features = tt.features.len() as i64;
+        let k = m.int_at(&format!("{at}[1]"), &f[1], 0, features - 1)? as usize;
+        let seat = m.int_at(&format!("{at}[2]"), &f[2], 0, n as i64 - 1)? as usize;
         let root = s.segs.root(s.segs.seg(slot, k));
         let kind = tt.features[k].kind;
         let complete = match kind {
@@ -216,9 +176,9 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         }
         s.set_follower(slot, k, seat);
     }
-    let supply = list(&m["supply"], "supply", Some(n))?;
+    let supply = m.ints("supply", n..=n, 0, 7)?;
     for q in 0..n {
-        let v = ranged(&supply[q], "supply", 0, 7)?;
+        let v = supply[q];
         if v != FOLLOWERS as i64 - per_seat[q] as i64 {
             return invalid(format!(
                 "{ID}: supply of seat {q} does not match its followers"
@@ -228,11 +188,11 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
     }
 
     // Counts.
-    s.pile = counts(&m["pile"], "pile")?;
-    s.set_aside = counts(&m["set_aside"], "set_aside")?;
-    let hands = list(&m["hands"], "hands", Some(n))?;
+    s.pile = counts(&m, "pile", m.get("pile"))?;
+    s.set_aside = counts(&m, "set_aside", m.get("set_aside"))?;
+    let hands = m.list("hands", n..=n)?;
     for q in 0..n {
-        s.hands[q] = counts(&hands[q], "a hand")?;
+        s.hands[q] = counts(&m, &format!("hands[{q}]"), &hands[q])?;
         if !cfg.strategic && s.hands[q].iter().any(|&c| c > 0) {
             return invalid(format!("{ID}: hands without the strategic variant"));
         }
@@ -240,14 +200,14 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
             return invalid(format!("{ID}: a river tile in a hand"));
         }
     }
-    let scores = list(&m["scores"], "scores", Some(n))?;
+    let scores = m.ints("scores", n..=n, 0, 100_000)?;
     for q in 0..n {
-        s.scores[q] = ranged(&scores[q], "a score", 0, 100_000)? as u32;
+        s.scores[q] = scores[q] as u32;
     }
-    let tile_v = ranged(&m["tile"], "tile", -1, T as i64 - 1)?;
+    let tile_v = m.int("tile", -1, T as i64 - 1)?;
     s.phase = phase;
-    s.current = ranged(&m["current"], "current", 0, n as i64 - 1)? as u8;
-    let to_draw = ranged(&m["to_draw"], "to_draw", 0, 4)?;
+    s.current = m.int("current", 0, n as i64 - 1)? as u8;
+    let to_draw = m.int("to_draw", 0, 4)?;
     if to_draw != 0 && !cfg.strategic {
         return invalid(format!("{ID}: to_draw without the strategic variant"));
     }
@@ -316,16 +276,4 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         }
     }
     Ok((s, history))
-}
-
-fn check_keys(m: &Map<String, Value>) -> Result<()> {
-    for k in KEYS {
-        if !m.contains_key(k) {
-            return invalid(format!("{ID}: key {k:?} is missing"));
-        }
-    }
-    if let Some(k) = m.keys().find(|k| !KEYS.contains(&k.as_str())) {
-        return invalid(format!("{ID}: unknown key {k:?}"));
-    }
-    Ok(())
 }

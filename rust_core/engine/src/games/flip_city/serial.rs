@@ -5,8 +5,9 @@ use super::cards::*;
 use super::state::{FlipState, KnownCards, Pending, Phase, Seat};
 use super::Rules;
 use crate::error::{invalid, Result};
+use crate::json::Fields;
 use crate::params::{params_to_json, Params};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// 2: `discount` is the fee reduction (an int), and `played`, `store_played`, `shuffled` are new.
 const VERSION: i64 = 2;
@@ -92,119 +93,19 @@ pub fn serialize<const F: usize, const CAP: usize>(
     value.to_string()
 }
 
-/// Typed access to a JSON object that insists on exactly the expected keys.
-struct Obj<'a> {
-    map: &'a Map<String, Value>,
-    what: &'static str,
-    game: &'static str,
+/// The counts at `key`: one per face, each in 0..=255.
+fn counts<const F: usize>(o: &Fields, key: &str) -> Result<[u8; F]> {
+    let mut out = [0u8; F];
+    for (d, c) in out.iter_mut().zip(o.ints(key, F..=F, 0, 255)?) {
+        *d = c as u8;
+    }
+    Ok(out)
 }
 
-impl<'a> Obj<'a> {
-    fn new(
-        value: &'a Value,
-        game: &'static str,
-        what: &'static str,
-        keys: &[&str],
-    ) -> Result<Self> {
-        let Some(map) = value.as_object() else {
-            return invalid(format!("{game} state: {what} must be an object"));
-        };
-        for key in keys {
-            if !map.contains_key(*key) {
-                return invalid(format!("{game} state: {what} lacks the key {key:?}"));
-            }
-        }
-        if let Some(extra) = map.keys().find(|k| !keys.contains(&k.as_str())) {
-            return invalid(format!("{game} state: {what} has an unknown key {extra:?}"));
-        }
-        Ok(Obj { map, what, game })
-    }
-
-    fn get(&self, key: &str) -> &'a Value {
-        &self.map[key]
-    }
-
-    fn uint(&self, key: &str, max: u64) -> Result<u64> {
-        match self.get(key).as_u64() {
-            Some(v) if v <= max => Ok(v),
-            _ => invalid(format!(
-                "{} state: {}.{key} must be an int in 0..={max}",
-                self.game, self.what
-            )),
-        }
-    }
-
-    fn flag(&self, key: &str) -> Result<bool> {
-        self.get(key).as_bool().map_or_else(
-            || {
-                invalid(format!(
-                    "{} state: {}.{key} must be a bool",
-                    self.game, self.what
-                ))
-            },
-            Ok,
-        )
-    }
-
-    fn text(&self, key: &str) -> Result<&'a str> {
-        self.get(key).as_str().map_or_else(
-            || {
-                invalid(format!(
-                    "{} state: {}.{key} must be a string",
-                    self.game, self.what
-                ))
-            },
-            Ok,
-        )
-    }
-
-    fn counts<const F: usize>(&self, key: &str) -> Result<[u8; F]> {
-        let bad = || {
-            invalid(format!(
-                "{} state: {}.{key} must be {F} counts in 0..=255",
-                self.game, self.what
-            ))
-        };
-        let Some(list) = self.get(key).as_array() else {
-            return bad();
-        };
-        if list.len() != F {
-            return bad();
-        }
-        let mut out = [0u8; F];
-        for (o, v) in out.iter_mut().zip(list) {
-            match v.as_u64() {
-                Some(c) if c <= 255 => *o = c as u8,
-                _ => return bad(),
-            }
-        }
-        Ok(out)
-    }
-
-    /// A list of face ids (`deck_known`, `deck_bottom`), top first.
-    fn faces<const F: usize>(&self, key: &str, cap: usize) -> Result<Vec<usize>> {
-        let Some(list) = self.get(key).as_array() else {
-            return invalid(format!(
-                "{} state: {}.{key} must be a list of face ids",
-                self.game, self.what
-            ));
-        };
-        if list.len() > cap {
-            return invalid(format!(
-                "{} state: {}.{key} is longer than the game has cards",
-                self.game, self.what
-            ));
-        }
-        list.iter()
-            .map(|face| match face.as_u64() {
-                Some(f) if (f as usize) < F => Ok(f as usize),
-                _ => invalid(format!(
-                    "{} state: {}.{key} holds a face id out of range",
-                    self.game, self.what
-                )),
-            })
-            .collect()
-    }
+/// The face ids at `key` (`deck_known`, `deck_bottom`), top first, at most `cap` of them.
+fn faces<const F: usize>(o: &Fields, key: &str, cap: usize) -> Result<Vec<usize>> {
+    let faces = o.ints(key, ..=cap, 0, F as i64 - 1)?;
+    Ok(faces.into_iter().map(|f| f as usize).collect())
 }
 
 const STATE_KEYS: [&str; 25] = [
@@ -253,50 +154,34 @@ pub fn deserialize<const F: usize, const CAP: usize>(
 ) -> Result<(FlipState<F, CAP>, Vec<u32>)> {
     let game = rules.id();
     let fam = family::<F>();
+    let prefix = format!("{game} state: ");
     let value: Value = match crate::json::parse(text) {
         Ok(v) => v,
-        Err(e) => return invalid(format!("{game} state: not JSON ({e})")),
+        Err(e) => return invalid(format!("{prefix}not JSON ({e})")),
     };
-    let o = Obj::new(
+    let o = Fields::new(
         &value,
-        game,
-        "state",
+        &prefix,
+        "",
         &keys(&STATE_KEYS, &FAMILY_STATE_KEYS, fam),
     )?;
-    if o.get("game").as_str() != Some(game) {
-        return invalid(format!("{game} state: \"game\" must be \"{game}\""));
-    }
-    if o.get("version").as_i64() != Some(VERSION) || o.get("version").is_boolean() {
-        return invalid(format!(
-            "{game} state: unsupported version (expected {VERSION})"
-        ));
-    }
-    if o.get("params") != &params_to_json(params) {
-        return invalid(format!("{game} state: its params differ from this game's"));
-    }
+    o.envelope(game, VERSION, &params_to_json(params))?;
     let mut s = FlipState::<F, CAP>::new(*rules);
     let players = rules.players;
+    let (counter, seat_max) = (MAX_COUNTER as i64, players as i64 - 1);
 
-    let Some(seats) = o.get("seats").as_array() else {
-        return invalid(format!("{game} state: seats must be a list"));
-    };
-    if seats.len() != players {
-        return invalid(format!(
-            "{game} state: {players} seats expected, found {}",
-            seats.len()
-        ));
-    }
+    let seats = o.list("seats", players..=players)?;
     let seat_keys = keys(&SEAT_KEYS, &FAMILY_SEAT_KEYS, fam);
-    for (seat, value) in s.seats.iter_mut().zip(seats) {
-        let so = Obj::new(value, game, "seat", &seat_keys)?;
+    for (i, (seat, value)) in s.seats.iter_mut().zip(seats).enumerate() {
+        let so = o.object_at(&format!("seats[{i}]"), value, &seat_keys)?;
         *seat = Seat::default();
-        seat.best = so.uint("best", MAX_COUNTER)? as u32;
-        seat.unknown = so.counts::<F>("deck_unknown")?;
-        seat.discard = so.counts::<F>("discard")?;
-        let known = so.faces::<F>("deck_known", CAP)?;
+        seat.best = so.int("best", 0, counter)? as u32;
+        seat.unknown = counts::<F>(&so, "deck_unknown")?;
+        seat.discard = counts::<F>(&so, "discard")?;
+        let known = faces::<F>(&so, "deck_known", CAP)?;
         let bottom = if fam {
-            seat.limit_next = so.uint("limit_next", MAX_COUNTER)? as u32;
-            so.faces::<F>("deck_bottom", CAP)?
+            seat.limit_next = so.int("limit_next", 0, counter)? as u32;
+            faces::<F>(&so, "deck_bottom", CAP)?
         } else {
             Vec::new()
         };
@@ -313,67 +198,47 @@ pub fn deserialize<const F: usize, const CAP: usize>(
             seat.known.push_bottom(f);
         }
     }
-    s.supply = o.counts::<F>("supply")?;
-    s.removed = o.counts::<F>("removed")?;
-    s.play_area = o.counts::<F>("play_area")?;
-    s.current = o.uint("current", players as u64 - 1)? as usize;
-    s.turn = o.uint("turn", rules.max_turns as u64 * players as u64)? as u32;
-    s.cash = o.uint("cash", MAX_COUNTER)? as u32;
-    s.points = o.uint("points", MAX_COUNTER)? as u32;
-    s.unhappiness = o.uint("unhappiness", MAX_COUNTER)? as u32;
-    s.limit_bonus = o.uint("limit_bonus", MAX_COUNTER)? as u32;
-    s.extra_buys = o.uint("extra_buys", MAX_COUNTER)? as u32;
-    s.extra_flips = o.uint("extra_flips", MAX_COUNTER)? as u32;
-    s.forced = o.flag("forced")?;
-    s.main = o.flag("main")?;
-    s.discount = o.uint("discount", MAX_COUNTER)? as u32;
-    s.played = o.uint("played", MAX_COUNTER)? as u32;
-    s.store_played = o.flag("store_played")?;
-    s.shuffled = o.flag("shuffled")?;
-    if fam {
-        s.flip_cash = o.uint("flip_cash", MAX_COUNTER)? as u32;
-        s.digs = o.uint("digs", MAX_COUNTER)? as u32;
-        s.chosen = match o.get("chosen").as_i64() {
-            Some(-1) if !o.get("chosen").is_boolean() => None,
-            Some(c) if c >= 0 && (c as usize) < players => Some(c as usize),
-            _ => return invalid(format!("{game} state: chosen must be -1 or a seat")),
-        };
-    }
-    let phase = o.text("phase")?;
-    s.phase = match PHASES.iter().find(|(_, n)| *n == phase) {
-        Some((p, _)) => *p,
-        None => return invalid(format!("{game} state: unknown phase {phase:?}")),
+    s.supply = counts::<F>(&o, "supply")?;
+    s.removed = counts::<F>(&o, "removed")?;
+    s.play_area = counts::<F>(&o, "play_area")?;
+    s.current = o.int("current", 0, seat_max)? as usize;
+    s.turn = o.int("turn", 0, rules.max_turns as i64 * players as i64)? as u32;
+    s.cash = o.int("cash", 0, counter)? as u32;
+    s.points = o.int("points", 0, counter)? as u32;
+    s.unhappiness = o.int("unhappiness", 0, counter)? as u32;
+    s.limit_bonus = o.int("limit_bonus", 0, counter)? as u32;
+    s.extra_buys = o.int("extra_buys", 0, counter)? as u32;
+    s.extra_flips = o.int("extra_flips", 0, counter)? as u32;
+    s.forced = o.bool("forced")?;
+    s.main = o.bool("main")?;
+    s.discount = o.int("discount", 0, counter)? as u32;
+    s.played = o.int("played", 0, counter)? as u32;
+    s.store_played = o.bool("store_played")?;
+    s.shuffled = o.bool("shuffled")?;
+    // -1 for none, or a seat.
+    let seat_or_none = |key: &str| -> Result<Option<usize>> {
+        let v = o.int(key, -1, seat_max)?;
+        Ok((v >= 0).then_some(v as usize))
     };
-    let pending = o.text("pending")?;
+    if fam {
+        s.flip_cash = o.int("flip_cash", 0, counter)? as u32;
+        s.digs = o.int("digs", 0, counter)? as u32;
+        s.chosen = seat_or_none("chosen")?;
+    }
+    s.phase = o.name("phase", &PHASES)?;
     let known_pendings = if fam {
         &PENDINGS[..]
     } else {
         &PENDINGS[..BASE_PENDINGS]
     };
-    s.pending = match known_pendings.iter().find(|(_, n)| *n == pending) {
-        Some((p, _)) => *p,
-        None => return invalid(format!("{game} state: unknown pending step {pending:?}")),
-    };
-    s.winner = match o.get("winner").as_i64() {
-        Some(-1) if !o.get("winner").is_boolean() => None,
-        Some(w) if w >= 0 && (w as usize) < players => Some(w as usize),
-        _ => return invalid(format!("{game} state: winner must be -1 or a seat")),
-    };
-    let Some(list) = o.get("history").as_array() else {
-        return invalid(format!("{game} state: history must be a list"));
-    };
-    let num_actions = FlipState::<F, CAP>::NUM_ACTIONS;
-    let mut history = Vec::with_capacity(list.len());
-    for a in list {
-        match a.as_u64() {
-            Some(a) if a < num_actions as u64 => history.push(a as u32),
-            _ => {
-                return invalid(format!(
-                    "{game} state: history holds an id out of 0..{num_actions}"
-                ))
-            }
-        }
-    }
+    s.pending = o.name("pending", known_pendings)?;
+    s.winner = seat_or_none("winner")?;
+    let num_actions = FlipState::<F, CAP>::NUM_ACTIONS as i64;
+    let history = o
+        .ints("history", .., 0, num_actions - 1)?
+        .into_iter()
+        .map(|a| a as u32)
+        .collect();
     check_consistency(&s)?;
     Ok((s, history))
 }

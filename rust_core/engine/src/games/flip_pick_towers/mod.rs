@@ -10,7 +10,6 @@
 pub mod bits;
 mod notation;
 mod observation;
-pub mod pyjson;
 pub mod royal;
 mod serial;
 pub mod sheet;

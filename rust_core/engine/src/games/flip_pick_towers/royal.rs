@@ -1,8 +1,8 @@
 //! The language of royal conditions (docs/rules/flip_pick_towers.md §3.2): parsing with the validity rules
 //! (forms, literal ranges, depth at most 10, at most 100 nodes) and evaluation for one royal.
 
-use super::pyjson::J;
 use super::state::cell;
+use serde_json::Value as J;
 
 pub const MAX_DEPTH: usize = 10;
 pub const MAX_NODES: usize = 100;
@@ -281,14 +281,11 @@ struct Parsed<T> {
 }
 
 fn literal(j: &J) -> Option<i64> {
-    match j {
-        J::Int(v) if (-1000..=1000).contains(v) => Some(*v as i64),
-        _ => None,
-    }
+    crate::json::int_in(j, -1000, 1000)
 }
 
 fn head(j: &J) -> Option<(&str, &[J])> {
-    let items = j.as_arr()?;
+    let items = j.as_array()?;
     let name = items.first()?.as_str()?;
     Some((name, &items[1..]))
 }
@@ -317,7 +314,7 @@ fn expr(j: &J, level: usize) -> Result<Parsed<Expr>, String> {
     if level > MAX_DEPTH {
         return Err(format!("the expression is deeper than {MAX_DEPTH} levels"));
     }
-    if let J::Int(_) = j {
+    if j.is_i64() || j.is_u64() {
         return match literal(j) {
             Some(v) => Ok(Parsed {
                 value: Expr::Lit(v),
@@ -412,7 +409,7 @@ fn expr(j: &J, level: usize) -> Result<Parsed<Expr>, String> {
                 return Err("lookup takes an expression and a list of ints".into());
             };
             let e = expr(e, level + 1)?;
-            let Some(items) = table.as_arr() else {
+            let Some(items) = table.as_array() else {
                 return Err("a lookup table must be a list of ints".into());
             };
             if items.is_empty() || items.len() > 32 {
@@ -503,7 +500,7 @@ fn cond(j: &J, level: usize) -> Result<Parsed<Cond>, String> {
 
 fn short(j: &J) -> String {
     match j {
-        J::Str(s) => format!("{:?}", s.chars().take(40).collect::<String>()),
-        other => other.type_name().to_string(),
+        J::String(s) => format!("{:?}", s.chars().take(40).collect::<String>()),
+        other => crate::json::kind(other).to_string(),
     }
 }

@@ -2,14 +2,14 @@
 
 use super::bits::Deck;
 use super::observation::grid_token;
-use super::pyjson::{self, J};
 use super::sheet::{DECK_SIZE, MAX_CELLS, NUM_KINDS};
 use super::state::{
     cell, Deco, FlipPickTowersState, Seat, Step, Task, BWCA, DERWEN, JIJI, MAB, SOSBAN,
 };
 use super::{Config, ID};
 use crate::error::{invalid, Result};
-use crate::params::{params_to_json, ParamValue};
+use crate::json::Fields;
+use crate::params::params_to_json;
 use serde_json::{json, Value};
 
 const VERSION: i64 = 1;
@@ -108,93 +108,10 @@ pub fn serialize(s: &FlipPickTowersState, history: &[u32]) -> String {
     .to_string()
 }
 
+const PREFIX: &str = "flip_pick_towers state: ";
+
 fn bad<T>(what: impl std::fmt::Display) -> Result<T> {
-    invalid(format!("{ID} state: {what}"))
-}
-
-/// One JSON object with exactly the expected keys.
-struct Obj<'a> {
-    items: &'a [(String, J)],
-    what: &'static str,
-}
-
-impl<'a> Obj<'a> {
-    fn new(j: &'a J, what: &'static str, keys: &[&str]) -> Result<Self> {
-        let Some(items) = j.as_obj() else {
-            return bad(format!("{what} must be an object"));
-        };
-        for k in keys {
-            if !items.iter().any(|(key, _)| key == k) {
-                return bad(format!("{what} lacks the key {k:?}"));
-            }
-        }
-        if let Some((extra, _)) = items.iter().find(|(k, _)| !keys.contains(&k.as_str())) {
-            return bad(format!(
-                "{what} has an unknown key {:?}",
-                extra.chars().take(40).collect::<String>()
-            ));
-        }
-        Ok(Obj { items, what })
-    }
-
-    fn get(&self, key: &str) -> &'a J {
-        self.items
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
-            .unwrap_or(&J::Null)
-    }
-
-    fn int(&self, key: &str, lo: i64, hi: i64) -> Result<i64> {
-        int_in(self.get(key), lo, hi, self.what, key)
-    }
-
-    fn list(&self, key: &str) -> Result<&'a [J]> {
-        self.get(key)
-            .as_arr()
-            .map_or_else(|| bad(format!("{}.{key} must be a list", self.what)), Ok)
-    }
-
-    fn flag(&self, key: &str) -> Result<bool> {
-        match self.get(key) {
-            J::Bool(b) => Ok(*b),
-            _ => bad(format!("{}.{key} must be a bool", self.what)),
-        }
-    }
-
-    fn word<T: Copy>(&self, key: &str, table: &[(T, &'static str)]) -> Result<T> {
-        let s = self.get(key).as_str();
-        table
-            .iter()
-            .find(|(_, n)| Some(*n) == s)
-            .map(|(t, _)| *t)
-            .map_or_else(
-                || bad(format!("{}.{key} is not a known name", self.what)),
-                Ok,
-            )
-    }
-}
-
-fn int_in(j: &J, lo: i64, hi: i64, what: &str, key: &str) -> Result<i64> {
-    match j {
-        J::Int(v) if (lo as i128..=hi as i128).contains(v) => Ok(*v as i64),
-        _ => bad(format!("{what}.{key} must be an int in {lo}..{hi}")),
-    }
-}
-
-fn ints(list: &[J], lo: i64, hi: i64, what: &str) -> Result<Vec<i64>> {
-    list.iter()
-        .map(|j| int_in(j, lo, hi, what, "entries"))
-        .collect()
-}
-
-fn param_matches(value: &ParamValue, j: &J) -> bool {
-    match (value, j) {
-        (ParamValue::Int(a), J::Int(b)) => *a as i128 == *b,
-        (ParamValue::Bool(a), J::Bool(b)) => a == b,
-        (ParamValue::Str(a), J::Str(b)) => a == b,
-        _ => false,
-    }
+    invalid(format!("{PREFIX}{what}"))
 }
 
 /// A grid token (§10) as a cell value; None if it does not parse.
@@ -230,13 +147,14 @@ fn parse_token(t: &str) -> Option<u8> {
 }
 
 pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(FlipPickTowersState, Vec<u32>)> {
-    let root = match pyjson::parse(text) {
+    let root = match crate::json::parse(text) {
         Ok(j) => j,
         Err(e) => return bad(format!("not valid JSON: {e}")),
     };
-    let o = Obj::new(
+    let o = Fields::new(
         &root,
-        "the state",
+        PREFIX,
+        "",
         &[
             "bean_height",
             "decoration",
@@ -262,39 +180,24 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(FlipPickTowersSt
             "version",
         ],
     )?;
-    if o.get("game").as_str() != Some(ID) {
-        return bad(format!("game must be {ID:?}"));
-    }
-    o.int("version", VERSION, VERSION)?;
-    let Some(params) = o.get("params").as_obj() else {
-        return bad("params must be an object");
-    };
-    if params.len() != cfg.params.len()
-        || !cfg.params.iter().all(|(k, v)| {
-            params
-                .iter()
-                .find(|(pk, _)| pk == k)
-                .is_some_and(|(_, j)| param_matches(v, j))
-        })
-    {
-        return bad("params differ from the game's");
-    }
+    o.envelope(ID, VERSION, &params_to_json(&cfg.params))?;
     let sh = &cfg.sheet;
     let n = cfg.players;
     let max_id = cfg.num_actions().max(cfg.max_chance_outcomes()) as i64 - 1;
-    let history: Vec<u32> = ints(o.list("history")?, 0, max_id, "history")?
+    let history: Vec<u32> = o
+        .ints("history", .., 0, max_id)?
         .into_iter()
         .map(|a| a as u32)
         .collect();
 
     let mut st = FlipPickTowersState::new(cfg);
-    st.step = o.word("step", &STEPS)?;
-    st.task = o.word("task", &TASKS)?;
-    st.decoration = o.word("decoration", &DECOS)?;
+    st.step = o.name("step", &STEPS)?;
+    st.task = o.name("task", &TASKS)?;
+    st.decoration = o.name("decoration", &DECOS)?;
     st.round = o.int("round", 1, 2)? as u8;
     st.turn = o.int("turn", 0, 21)? as u8;
     st.flags_taken = o.int("flags_taken", 0, 3)? as u8;
-    st.final_turn = o.flag("final_turn")?;
+    st.final_turn = o.bool("final_turn")?;
     st.seat = o.int("seat", 0, n as i64 - 1)? as u8;
     st.dragons_left = o.int("dragons_left", 0, 2)? as u8;
     st.magic = o.int("magic", -1, 4)? as i8;
@@ -303,11 +206,7 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(FlipPickTowersSt
     st.bean_height = o.int("bean_height", 0, sh.beanstalk_points.len() as i64)? as u8;
 
     let m = sh.cards.len() as i64;
-    let royal = o.list("royal_cards")?;
-    if royal.len() != 3 {
-        return bad("royal_cards must hold 3 entries");
-    }
-    let royal = ints(royal, -1, m - 1, "royal_cards")?;
+    let royal = o.ints("royal_cards", 3..=3, -1, m - 1)?;
     for t in 0..3 {
         st.royal_cards[t] = royal[t] as i8;
         if royal[t] >= 0 && royal[..t].contains(&royal[t]) {
@@ -321,25 +220,16 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(FlipPickTowersSt
         }
     }
 
-    let deck = o.list("deck")?;
-    if deck.len() != NUM_KINDS {
-        return bad(format!("deck must hold {NUM_KINDS} counts"));
-    }
     let mut counts = [0u8; NUM_KINDS];
-    for (k, v) in ints(deck, 0, DECK_SIZE as i64, "deck")?
+    for (k, v) in o
+        .ints("deck", NUM_KINDS..=NUM_KINDS, 0, DECK_SIZE as i64)?
         .into_iter()
         .enumerate()
     {
         counts[k] = v as u8;
     }
-    let display = o.list("display")?;
-    if display.len() > 3 {
-        return bad("display holds at most 3 cards");
-    }
-    for (slot, k) in ints(display, 0, NUM_KINDS as i64 - 1, "display")?
-        .into_iter()
-        .enumerate()
-    {
+    let display = o.ints("display", ..=3, 0, NUM_KINDS as i64 - 1)?;
+    for (slot, &k) in display.iter().enumerate() {
         if sh.full_deck[k as usize] == 0 {
             return bad(format!("display card kind {k} is not in this deck"));
         }
@@ -361,21 +251,15 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(FlipPickTowersSt
     if total + st.display_len as u32 != DECK_SIZE - 3 * st.turn as u32 {
         return bad("deck and display do not add up to 63 - 3 x turn");
     }
-    let queue = o.list("queue")?;
-    if queue.len() > 3 {
-        return bad("queue holds at most 3 resources");
-    }
-    for (i, q) in ints(queue, 0, 4, "queue")?.into_iter().enumerate() {
+    let queue = o.ints("queue", ..=3, 0, 4)?;
+    for (i, &q) in queue.iter().enumerate() {
         st.queue[i] = q as u8;
     }
     st.queue_len = queue.len() as u8;
 
-    let seats = o.list("seats")?;
-    if seats.len() != n {
-        return bad(format!("seats must hold {n} seats"));
-    }
+    let seats = o.list("seats", n..=n)?;
     for (s, sj) in seats.iter().enumerate() {
-        let (seat, flagged) = read_seat(cfg, sj)?;
+        let (seat, flagged) = read_seat(cfg, o.object_at(&format!("seats[{s}]"), sj, &SEAT_KEYS)?)?;
         st.seats[s] = seat;
         st.flagged |= u8::from(flagged) << s;
     }
@@ -390,80 +274,54 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(FlipPickTowersSt
     Ok((st, history))
 }
 
+const SEAT_KEYS: [&str; 8] = [
+    "creatures",
+    "crest",
+    "flagged",
+    "grid",
+    "pick",
+    "roof",
+    "round_scores",
+    "stalls",
+];
+
 /// A seat and its `flagged` (kept in the state's bit set).
-fn read_seat(cfg: &Config, j: &J) -> Result<(Seat, bool)> {
+fn read_seat(cfg: &Config, o: Fields) -> Result<(Seat, bool)> {
     let sh = &cfg.sheet;
-    let o = Obj::new(
-        j,
-        "a seat",
-        &[
-            "creatures",
-            "crest",
-            "flagged",
-            "grid",
-            "pick",
-            "roof",
-            "round_scores",
-            "stalls",
-        ],
-    )?;
     let mut seat = Seat::new(sh);
     seat.crest = o.int("crest", 0, 3)? as u8;
-    let flagged = o.flag("flagged")?;
+    let flagged = o.bool("flagged")?;
     seat.pick = o.int("pick", -1, 2)? as i8;
     seat.set_roof(o.int("roof", -1, sh.cells() as i64 - 1)? as i16);
-    let rs = o.list("round_scores")?;
-    if rs.len() != 2 {
-        return bad("round_scores must hold 2 ints");
-    }
-    let rs = ints(rs, -1_000_000_000, 1_000_000_000, "round_scores")?;
+    let rs = o.ints("round_scores", 2..=2, -1_000_000_000, 1_000_000_000)?;
     seat.round_scores = [rs[0] as i32, rs[1] as i32];
-    let creatures = o.list("creatures")?;
-    if creatures.len() != 5 {
-        return bad("creatures must hold 5 pairs");
-    }
-    for (c, pair) in creatures.iter().enumerate() {
+    for (c, pair) in o.list("creatures", 5..=5)?.iter().enumerate() {
         let spaces = sh.creature_spaces[c] as i64;
-        let pair = match pair.as_arr() {
-            Some(p) if p.len() == 2 => ints(p, 0, spaces, "creatures")?,
-            _ => return bad("a creature entry must be a pair [gained, used]"),
-        };
-        if pair[0] + pair[1] > spaces {
-            return bad("a creature's gained + used exceeds its X spaces");
+        let at = format!("creatures[{c}]");
+        let pair = o.list_at(&at, pair, 2..=2)?;
+        let gained = o.int_at(&format!("{at}[0]"), &pair[0], 0, spaces)?;
+        let used = o.int_at(&format!("{at}[1]"), &pair[1], 0, spaces)?;
+        if gained + used > spaces {
+            return o.fail(&at, "has gained + used beyond the creature's X spaces");
         }
-        seat.set_creature(c, pair[0] as u8, pair[1] as u8);
+        seat.set_creature(c, gained as u8, used as u8);
     }
-    let stalls = o.list("stalls")?;
-    if stalls.len() != 4 {
-        return bad("stalls must hold 4 lists");
-    }
-    for (r, list) in stalls.iter().enumerate() {
+    for (r, list) in o.list("stalls", 4..=4)?.iter().enumerate() {
         let (lo, hi) = (sh.stall_first[r], sh.stall_first[r + 1]);
-        let list = match list.as_arr() {
-            Some(l) if l.len() == hi - lo => l,
-            _ => return bad("a stall's list must match the sheet's stall columns"),
-        };
-        for (k, v) in list.iter().enumerate() {
+        let at = format!("stalls[{r}]");
+        for (k, v) in o.list_at(&at, list, hi - lo..=hi - lo)?.iter().enumerate() {
             let j = lo + k;
-            seat.set_stall(
-                j,
-                int_in(v, 0, sh.stall_boxes[j] as i64, "stalls", "fills")? as u8,
-            );
+            let boxes = sh.stall_boxes[j] as i64;
+            seat.set_stall(j, o.int_at(&format!("{at}[{k}]"), v, 0, boxes)? as u8);
         }
     }
-    let rows = o.list("grid")?;
-    if rows.len() != sh.rows {
-        return bad(format!("grid must hold {} rows", sh.rows));
-    }
+    let rows = o.list("grid", sh.rows..=sh.rows)?;
     let mut grid = [cell::NONE_CELL; MAX_CELLS];
     for (r, row) in rows.iter().enumerate() {
-        let row = match row.as_arr() {
-            Some(row) if row.len() == sh.cols => row,
-            _ => return bad(format!("every grid row must hold {} tokens", sh.cols)),
-        };
+        let row = o.list_at(&format!("grid[{r}]"), row, sh.cols..=sh.cols)?;
         for (c, t) in row.iter().enumerate() {
             let Some(v) = t.as_str().and_then(parse_token) else {
-                return bad("a grid token does not parse");
+                return o.fail(&format!("grid[{r}][{c}]"), "is not a grid token");
             };
             if (v == cell::NONE_CELL) == sh.exists(r, c) {
                 return bad("'#' must mark exactly the cells the sheet does not have");

@@ -4,8 +4,9 @@
 //! A sheet is read once per game and shared by every state of the game through an `Arc`; states never copy
 //! it. Everything here is validated before a game exists, so the rules code may index the tables freely.
 
-use super::pyjson::{self, J};
 use super::royal::{parse_expr, Expr};
+use crate::error::{invalid, GameError, Result};
+use crate::json::Fields;
 use std::sync::{Arc, OnceLock};
 
 /// §3: `rows` 1..16, 1..12 columns, 1..8 stall columns per resource, 3..64 scoring cards.
@@ -112,24 +113,26 @@ impl Sheet {
 }
 
 /// The sheet named by the `sheet` parameter: the shipped placeholder or a player's file (§3.1).
-pub fn from_param(value: &str) -> Result<Arc<Sheet>, String> {
+pub fn from_param(value: &str) -> Result<Arc<Sheet>> {
     if value == "placeholder" {
         return placeholder();
     }
     let Some(b) = value.strip_prefix("b64_") else {
-        return Err(format!(
+        return invalid(format!(
             "sheet must be \"placeholder\" or \"b64_\" followed by the file in base64url, not {:?}",
             value.chars().take(40).collect::<String>()
         ));
     };
-    let bytes = decode_base64url(b)?;
-    let text = String::from_utf8(bytes).map_err(|_| "the sheet file is not UTF-8".to_string())?;
+    let bytes = decode_base64url(b).map_err(GameError::InvalidState)?;
+    let Ok(text) = String::from_utf8(bytes) else {
+        return invalid("the sheet file is not UTF-8");
+    };
     parse(&text).map(Arc::new)
 }
 
 /// The placeholder, parsed once per process.
-pub fn placeholder() -> Result<Arc<Sheet>, String> {
-    static SHEET: OnceLock<Result<Arc<Sheet>, String>> = OnceLock::new();
+pub fn placeholder() -> Result<Arc<Sheet>> {
+    static SHEET: OnceLock<Result<Arc<Sheet>>> = OnceLock::new();
     SHEET
         .get_or_init(|| parse(PLACEHOLDER_TEXT).map(Arc::new))
         .clone()
@@ -148,7 +151,7 @@ fn b64_value(b: u8) -> Option<u32> {
 
 /// Strict base64url without padding (§3.1): non-empty, only the alphabet, and canonical (re-encoding the bytes
 /// gives back the text: no length of 1 mod 4, unused trailing bits zero).
-pub fn decode_base64url(text: &str) -> Result<Vec<u8>, String> {
+pub fn decode_base64url(text: &str) -> std::result::Result<Vec<u8>, String> {
     let bad = |why: &str| Err(format!("the sheet's base64url text is invalid: {why}"));
     let s = text.as_bytes();
     if s.is_empty() {
@@ -202,145 +205,82 @@ pub fn encode_base64url(bytes: &[u8]) -> String {
     out
 }
 
-/// Typed reading of one JSON object with exactly the expected keys.
-struct Fields<'a> {
-    items: &'a [(String, J)],
-    what: String,
-}
-
-impl<'a> Fields<'a> {
-    fn new(j: &'a J, what: &str, keys: &[&str]) -> Result<Self, String> {
-        let Some(items) = j.as_obj() else {
-            return Err(format!("{what} must be an object, not {}", j.type_name()));
-        };
-        for k in keys {
-            if !items.iter().any(|(key, _)| key == k) {
-                return Err(format!("{what} lacks the key {k:?}"));
-            }
-        }
-        if let Some((extra, _)) = items.iter().find(|(key, _)| !keys.contains(&key.as_str())) {
-            return Err(format!(
-                "{what} has an unknown key {:?}",
-                extra.chars().take(40).collect::<String>()
-            ));
-        }
-        Ok(Fields {
-            items,
-            what: what.to_string(),
-        })
-    }
-
-    fn get(&self, key: &str) -> &'a J {
-        // Present: checked by `new`.
-        self.items
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
-            .unwrap_or(&J::Null)
-    }
-
-    fn int(&self, key: &str, lo: i64, hi: i64) -> Result<i64, String> {
-        int_in(self.get(key), lo, hi)
-            .ok_or_else(|| format!("{}.{key} must be an int in {lo}..{hi}", self.what))
-    }
-
-    fn list(&self, key: &str, lo: usize, hi: usize) -> Result<&'a [J], String> {
-        match self.get(key).as_arr() {
-            Some(v) if (lo..=hi).contains(&v.len()) => Ok(v),
-            _ => Err(format!(
-                "{}.{key} must be a list of {lo}..{hi} entries",
-                self.what
-            )),
-        }
-    }
-
-    fn ints(&self, key: &str, len: (usize, usize), lo: i64, hi: i64) -> Result<Vec<i64>, String> {
-        self.list(key, len.0, len.1)?
-            .iter()
-            .map(|j| {
-                int_in(j, lo, hi).ok_or_else(|| {
-                    format!("{}.{key} entries must be ints in {lo}..{hi}", self.what)
-                })
-            })
-            .collect()
-    }
-}
-
-fn int_in(j: &J, lo: i64, hi: i64) -> Option<i64> {
-    match j {
-        J::Int(v) if (lo as i128..=hi as i128).contains(v) => Some(*v as i64),
-        _ => None,
-    }
-}
-
 fn name_ok(s: &str) -> bool {
     (1..=64).contains(&s.chars().count())
 }
 
+/// The key path of a refusal is enough: `from_param`'s caller says it is the sheet parameter.
+const PREFIX: &str = "";
+
+const SHEET_KEYS: [&str; 14] = [
+    "format",
+    "version",
+    "name",
+    "verified",
+    "notes",
+    "rows",
+    "columns",
+    "tower_height_points",
+    "beanstalk_points",
+    "stalls",
+    "bean_heights",
+    "creature_spaces",
+    "resources",
+    "scoring_cards",
+];
+
+/// A name of 1..64 characters at `key`.
+fn name_at(f: &Fields, key: &str) -> Result<String> {
+    match f.get(key).as_str() {
+        Some(s) if name_ok(s) => Ok(s.to_string()),
+        _ => f.fail(key, "must be a str of 1..64 characters"),
+    }
+}
+
 /// Read and validate a sheet file (§3). The error says what is wrong.
-pub fn parse(text: &str) -> Result<Sheet, String> {
-    let root = pyjson::parse(text).map_err(|e| format!("the sheet file is not valid JSON: {e}"))?;
-    let f = Fields::new(
-        &root,
-        "the sheet file",
-        &[
-            "format",
-            "version",
-            "name",
-            "verified",
-            "notes",
-            "rows",
-            "columns",
-            "tower_height_points",
-            "beanstalk_points",
-            "stalls",
-            "bean_heights",
-            "creature_spaces",
-            "resources",
-            "scoring_cards",
-        ],
-    )?;
+pub fn parse(text: &str) -> Result<Sheet> {
+    let root = match crate::json::parse(text) {
+        Ok(v) => v,
+        Err(e) => return invalid(format!("the sheet file is not valid JSON: {e}")),
+    };
+    let f = Fields::new(&root, PREFIX, "", &SHEET_KEYS)?;
     if f.get("format").as_str() != Some(FORMAT) {
-        return Err(format!("the sheet file's format must be {FORMAT:?}"));
+        return f.fail("format", format!("must be {FORMAT:?}"));
     }
     f.int("version", 1, 1)?;
-    let name = match f.get("name").as_str() {
-        Some(s) if name_ok(s) => s.to_string(),
-        _ => return Err("the sheet's name must be a str of 1..64 characters".into()),
-    };
-    let verified = match f.get("verified") {
-        J::Bool(b) => *b,
-        _ => return Err("the sheet's verified must be a bool".into()),
-    };
-    match f.get("notes").as_arr() {
-        Some(notes) if notes.iter().all(|n| n.as_str().is_some()) => {}
-        _ => return Err("the sheet's notes must be a list of str".into()),
+    let name = name_at(&f, "name")?;
+    let verified = f.bool("verified")?;
+    for (i, note) in f.list("notes", ..)?.iter().enumerate() {
+        if !note.is_string() {
+            return f.fail(&format!("notes[{i}]"), "must be a str");
+        }
     }
     let rows = f.int("rows", 1, MAX_ROWS as i64)? as usize;
-    let columns = f.list("columns", 1, MAX_COLS)?;
+    let columns = f.list("columns", 1..=MAX_COLS)?;
     let (mut tower, mut bottom, mut top) = (Vec::new(), Vec::new(), Vec::new());
     for (i, col) in columns.iter().enumerate() {
-        let cf = Fields::new(col, &format!("columns[{i}]"), &["kind", "bottom", "top"])?;
+        let at = format!("columns[{i}]");
+        let cf = f.object_at(&at, col, &["kind", "bottom", "top"])?;
         tower.push(match cf.get("kind").as_str() {
             Some("tower") => true,
             Some("garden") => false,
-            _ => return Err(format!("columns[{i}].kind must be \"tower\" or \"garden\"")),
+            _ => return cf.fail("kind", "must be \"tower\" or \"garden\""),
         });
         let b = cf.int("bottom", 0, rows as i64 - 1)? as usize;
         let t = cf.int("top", 0, rows as i64 - 1)? as usize;
         if b > t {
-            return Err(format!("columns[{i}]: bottom {b} is above top {t}"));
+            return f.fail(&at, format!("has its bottom {b} above its top {t}"));
         }
         bottom.push(b);
         top.push(t);
     }
-    let tower_height_points = f.ints("tower_height_points", (rows, rows), 0, 1000)?;
-    let beanstalk_points = f.ints("beanstalk_points", (1, MAX_BEANSTALK), 0, 1000)?;
-    let sf = Fields::new(f.get("stalls"), "stalls", &FILE_RESOURCES)?;
+    let tower_height_points = f.ints("tower_height_points", rows..=rows, 0, 1000)?;
+    let beanstalk_points = f.ints("beanstalk_points", 1..=MAX_BEANSTALK, 0, 1000)?;
+    let sf = f.object("stalls", &FILE_RESOURCES)?;
     let (mut stall_boxes, mut stall_resource, mut stall_first) = (Vec::new(), Vec::new(), [0; 5]);
     for (r, res) in FILE_RESOURCES.iter().enumerate() {
         stall_first[r] = stall_boxes.len();
-        for b in sf.ints(res, (1, 8), 1, 9)? {
+        for b in sf.ints(res, 1..=8, 1, 9)? {
             stall_boxes.push(b as u8);
             stall_resource.push(r as u8);
         }
@@ -350,57 +290,55 @@ pub fn parse(text: &str) -> Result<Sheet, String> {
     let bean_heights: Vec<u8> = f
         .ints(
             "bean_heights",
-            (beans_columns, beans_columns),
+            beans_columns..=beans_columns,
             1,
             beanstalk_points.len() as i64,
         )?
         .into_iter()
         .map(|h| h as u8)
         .collect();
-    let spaces = f.ints("creature_spaces", (5, 5), 1, 9)?;
+    let spaces = f.ints("creature_spaces", 5..=5, 1, 9)?;
     let mut creature_spaces = [0u8; 5];
     for (d, s) in creature_spaces.iter_mut().zip(&spaces) {
         *d = *s as u8;
     }
     let keys: Vec<&str> = RESOURCE_KEYS.iter().map(|(k, _, _)| *k).collect();
-    let rf = Fields::new(f.get("resources"), "resources", &keys)?;
+    let rf = f.object("resources", &keys)?;
     let mut full_deck = [0u8; NUM_KINDS];
     for (key, feature, copies) in RESOURCE_KEYS {
-        let list = match rf.get(key).as_arr() {
-            Some(v) if v.len() == copies => v,
-            _ => {
-                return Err(format!(
-                    "resources.{key} must be a list of {copies} resource names"
-                ))
-            }
-        };
-        for j in list {
-            let r = j
+        for (i, j) in rf.list(key, copies..=copies)?.iter().enumerate() {
+            let Some(r) = j
                 .as_str()
                 .and_then(|s| FILE_RESOURCES.iter().position(|n| *n == s))
-                .ok_or_else(|| {
-                    format!("resources.{key} entries must be fabric, beans, gold or glass")
-                })?;
+            else {
+                return rf.fail(
+                    &format!("{key}[{i}]"),
+                    "must be fabric, beans, gold or glass",
+                );
+            };
             full_deck[5 * feature + r] += 1;
         }
     }
     for creature in 15..20 {
         full_deck[5 * creature + 4] = 1;
     }
-    let card_list = f.list("scoring_cards", 3, MAX_CARDS)?;
+    let card_list = f.list("scoring_cards", 3..=MAX_CARDS)?;
     let mut cards: Vec<ScoringCard> = Vec::with_capacity(card_list.len());
     for (i, c) in card_list.iter().enumerate() {
-        let what = format!("scoring_cards[{i}]");
-        let cf = Fields::new(c, &what, &["name", "targets", "score"])?;
-        let name = match cf.get("name").as_str() {
-            Some(s) if name_ok(s) => s.to_string(),
-            _ => return Err(format!("{what}.name must be a str of 1..64 characters")),
-        };
+        let cf = f.object_at(
+            &format!("scoring_cards[{i}]"),
+            c,
+            &["name", "targets", "score"],
+        )?;
+        let name = name_at(&cf, "name")?;
         if cards.iter().any(|k| k.name == name) {
-            return Err(format!("two scoring cards are named {name:?}"));
+            return cf.fail("name", format!("{name:?} is the name of an earlier card"));
         }
-        let t = cf.ints("targets", (3, 3), 0, 1000)?;
-        let score = parse_expr(cf.get("score")).map_err(|e| format!("{what}.score: {e}"))?;
+        let t = cf.ints("targets", 3..=3, 0, 1000)?;
+        let score = match parse_expr(cf.get("score")) {
+            Ok(score) => score,
+            Err(e) => return cf.fail("score", format!("is not a valid expression: {e}")),
+        };
         cards.push(ScoringCard {
             name,
             targets: [t[0], t[1], t[2]],

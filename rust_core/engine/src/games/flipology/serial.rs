@@ -8,11 +8,18 @@
 use super::state::{Effect, FlipologyState, HandCard, Phase, Record, Step, NO_DRAW};
 use super::{Rules, ID};
 use crate::error::{invalid, Result};
+use crate::json::Fields;
 use crate::params::{params_to_json, Params};
 use crate::State;
 use serde_json::{json, Value};
 
 const VERSION: i64 = 1;
+const PREFIX: &str = "flipology state: ";
+/// The keys of [`to_value`]'s object (a key it wrote and this list lacked would refuse every state).
+const KEYS: [&str; 20] = [
+    "current", "discard", "draws", "effect", "game", "history", "marks", "params", "phase", "pile",
+    "rain", "round", "seats", "source", "start", "step", "turn", "used", "version", "winners",
+];
 
 pub fn phase_name(phase: Phase) -> &'static str {
     match phase {
@@ -153,50 +160,27 @@ pub fn deserialize(
 ) -> Result<(FlipologyState, Vec<u32>)> {
     let value: Value = match crate::json::parse(text) {
         Ok(v) => v,
-        Err(e) => return invalid(format!("{ID} state: not JSON ({e})")),
+        Err(e) => return invalid(format!("{PREFIX}not JSON ({e})")),
     };
-    let Some(obj) = value.as_object() else {
-        return invalid(format!("{ID} state: not a JSON object"));
-    };
-    if obj.get("game").and_then(Value::as_str) != Some(ID) {
-        return invalid(format!("{ID} state: \"game\" must be \"{ID}\""));
-    }
-    match obj.get("version") {
-        Some(v) if v.is_i64() && v.as_i64() == Some(VERSION) => {}
-        _ => {
-            return invalid(format!(
-                "{ID} state: unsupported version (expected {VERSION})"
-            ))
-        }
-    }
-    if obj.get("params") != Some(&params_to_json(params)) {
-        return invalid(format!("{ID} state: its params differ from this game's"));
-    }
-    let Some(list) = obj.get("history").and_then(Value::as_array) else {
-        return invalid(format!("{ID} state: history must be a list of action ids"));
-    };
-    if list.len() as u64 > rules.max_game_length() {
-        return invalid(format!(
-            "{ID} state: the history is longer than max_game_length()"
-        ));
-    }
+    let obj = Fields::new(&value, PREFIX, "", &KEYS)?;
+    obj.envelope(ID, VERSION, &params_to_json(params))?;
+    let max_length = rules.max_game_length() as usize;
+    let list = obj.list("history", ..=max_length)?;
     let mut history = Vec::with_capacity(list.len());
     let mut state = FlipologyState::new(*rules);
     for (i, a) in list.iter().enumerate() {
-        let action = match a.as_u64() {
-            Some(a) if a <= u32::MAX as u64 => a as u32,
-            _ => return invalid(format!("{ID} state: history[{i}] is not an action id")),
-        };
+        let action = obj.int_at(&format!("history[{i}]"), a, 0, u32::MAX as i64)? as u32;
         if state.apply_action(action).is_err() {
-            return invalid(format!(
-                "{ID} state: history[{i}] = {action} is not legal there"
-            ));
+            return obj.fail(
+                &format!("history[{i}]"),
+                format!("= {action} is not legal there"),
+            );
         }
         history.push(action);
     }
     if value != to_value(&state, &history) {
         return invalid(format!(
-            "{ID} state: the fields are not those its history produces"
+            "{PREFIX}the fields are not those its history produces"
         ));
     }
     Ok((state, history))

@@ -6,9 +6,10 @@ use super::notation::NUM_ACTIONS;
 use super::state::{LineItState, Phase, Seat, ASCENDING, DESCENDING, NONE};
 use super::{Rules, ID};
 use crate::error::{invalid, Result};
+use crate::json::Fields;
 use crate::params::{params_to_json, Params};
 use crate::State;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 const VERSION: i64 = 1;
 
@@ -74,43 +75,20 @@ pub fn serialize(s: &LineItState, history: &[u32]) -> String {
 }
 
 fn err<T>(msg: impl std::fmt::Display) -> Result<T> {
-    invalid(format!("{ID} state: {msg}"))
+    invalid(format!("{PREFIX}{msg}"))
 }
 
-fn keys(obj: &Map<String, Value>, want: &[&str], what: &str) -> Result<()> {
-    if obj.len() != want.len() || want.iter().any(|k| !obj.contains_key(*k)) {
-        let mut got: Vec<&str> = obj.keys().map(String::as_str).collect();
-        got.sort_unstable();
-        return err(format!(
-            "{what} must have exactly the keys {want:?}, not {got:?}"
-        ));
-    }
-    Ok(())
-}
+const PREFIX: &str = "lineit state: ";
 
-fn int(v: &Value, what: &str, lo: i64, hi: i64) -> Result<i64> {
-    match v.as_i64() {
-        Some(x) if (lo..=hi).contains(&x) => Ok(x),
-        Some(x) => err(format!("{what} = {x} is outside {lo}..{hi}")),
-        None => err(format!("{what} must be an int")),
-    }
-}
-
-fn boolean(v: &Value, what: &str) -> Result<bool> {
-    v.as_bool()
-        .map_or_else(|| err(format!("{what} must be a bool")), Ok)
-}
-
-fn kinds(v: &Value, what: &str, max: i64, sorted: bool) -> Result<Vec<u8>> {
-    let Some(list) = v.as_array() else {
-        return err(format!("{what} must be a list of card kinds"));
-    };
-    let mut out = Vec::with_capacity(list.len());
-    for (i, x) in list.iter().enumerate() {
-        out.push(int(x, &format!("{what}[{i}]"), 0, max)? as u8);
-    }
+/// The card kinds at `key`, each in 0..=`max`, ascending if `sorted`.
+fn kinds(o: &Fields, key: &str, max: i64, sorted: bool) -> Result<Vec<u8>> {
+    let out: Vec<u8> = o
+        .ints(key, .., 0, max)?
+        .into_iter()
+        .map(|k| k as u8)
+        .collect();
     if sorted && out.windows(2).any(|w| w[0] > w[1]) {
-        return err(format!("{what} must be in ascending order"));
+        return o.fail(key, "must be in ascending order");
     }
     Ok(out)
 }
@@ -153,37 +131,17 @@ fn split(list: &[u8]) -> (u128, [u8; 3]) {
     (set, bets)
 }
 
-fn read_seat(v: &Value, q: usize, ledger: &mut Ledger) -> Result<Seat> {
+fn read_seat(obj: &Fields, q: usize, ledger: &mut Ledger) -> Result<Seat> {
     let what = format!("seats[{q}]");
-    let Some(obj) = v.as_object() else {
-        return err(format!("{what} must be an object"));
-    };
-    keys(obj, &["hand", "line", "pile", "tokens"], &what)?;
-    let hand = kinds(
-        &obj["hand"],
-        &format!("{what}.hand"),
-        KINDS as i64 - 1,
-        true,
-    )?;
+    let hand = kinds(obj, "hand", KINDS as i64 - 1, true)?;
     if hand.len() > 2 {
-        return err(format!("{what}.hand holds more than 2 cards"));
+        return obj.fail("hand", "holds more than 2 cards");
     }
-    let line = kinds(
-        &obj["line"],
-        &format!("{what}.line"),
-        KINDS as i64 - 1,
-        false,
-    )?;
-    let pile = int(&obj["pile"], &format!("{what}.pile"), 0, 100)? as u8;
-    let Some(tok) = obj["tokens"].as_array() else {
-        return err(format!("{what}.tokens must be a list"));
-    };
-    if tok.len() != 6 {
-        return err(format!("{what}.tokens must have 6 counts"));
-    }
+    let line = kinds(obj, "line", KINDS as i64 - 1, false)?;
+    let pile = obj.int("pile", 0, 100)? as u8;
     let mut tokens = [0u8; 6];
-    for (i, t) in tok.iter().enumerate() {
-        tokens[i] = int(t, &format!("{what}.tokens[{i}]"), 0, 2)? as u8;
+    for (d, t) in tokens.iter_mut().zip(obj.ints("tokens", 6..=6, 0, 2)?) {
+        *d = t as u8;
     }
     let mut seat = Seat {
         pile,
@@ -231,11 +189,10 @@ pub fn deserialize(rules: &Rules, params: &Params, text: &str) -> Result<(LineIt
         Ok(v) => v,
         Err(e) => return err(format!("not JSON ({e})")),
     };
-    let Some(obj) = value.as_object() else {
-        return err("not a JSON object");
-    };
-    keys(
-        obj,
+    let obj = Fields::new(
+        &value,
+        PREFIX,
+        "",
         &[
             "closed",
             "deck",
@@ -254,56 +211,40 @@ pub fn deserialize(rules: &Rules, params: &Params, text: &str) -> Result<(LineIt
             "taken",
             "version",
         ],
-        "the state",
     )?;
-    if obj["game"].as_str() != Some(ID) {
-        return err(format!("\"game\" must be \"{ID}\""));
-    }
-    if !(obj["version"].is_i64() && obj["version"].as_i64() == Some(VERSION)) {
-        return err(format!("unsupported version (expected {VERSION})"));
-    }
-    if obj["params"] != params_to_json(params) {
-        return err("its params differ from this game's");
-    }
+    obj.envelope(ID, VERSION, &params_to_json(params))?;
     let n = rules.n();
     let m = rules.market_size() as i64;
     let r = rules.rounds() as i64;
 
-    let Some(list) = obj["history"].as_array() else {
-        return err("history must be a list of action ids");
-    };
-    let mut history = Vec::with_capacity(list.len());
-    for (i, a) in list.iter().enumerate() {
-        history.push(int(a, &format!("history[{i}]"), 0, NUM_ACTIONS as i64 - 1)? as u32);
-    }
+    let history: Vec<u32> = obj
+        .ints("history", .., 0, NUM_ACTIONS as i64 - 1)?
+        .into_iter()
+        .map(|a| a as u32)
+        .collect();
 
-    let phase = match obj["phase"].as_str() {
-        Some("deal") => Phase::Deal,
-        Some("turn") => Phase::Turn,
-        Some("final") => Phase::Final,
-        Some("over") => Phase::Over,
-        _ => return err("phase must be one of deal, turn, final, over"),
-    };
-    let round = int(&obj["round"], "round", 1, r)?;
-    let first = int(&obj["first"], "first", 0, n as i64 - 1)?;
-    let done = int(&obj["done"], "done", 0, i64::MAX)?;
-    let final_pass = int(&obj["final_pass"], "final_pass", 0, 2)?;
-    let taken = boolean(&obj["taken"], "taken")?;
-    let played = boolean(&obj["played"], "played")?;
-    let closed = boolean(&obj["closed"], "closed")?;
+    const PHASES: [(Phase, &str); 4] = [
+        (Phase::Deal, "deal"),
+        (Phase::Turn, "turn"),
+        (Phase::Final, "final"),
+        (Phase::Over, "over"),
+    ];
+    let phase = obj.name("phase", &PHASES)?;
+    let round = obj.int("round", 1, r)?;
+    let first = obj.int("first", 0, n as i64 - 1)?;
+    let done = obj.int("done", 0, i64::MAX)?;
+    let final_pass = obj.int("final_pass", 0, 2)?;
+    let taken = obj.bool("taken")?;
+    let played = obj.bool("played")?;
+    let closed = obj.bool("closed")?;
 
-    let deck = kinds(&obj["deck"], "deck", KINDS as i64 - 1, true)?;
-    let market = kinds(&obj["market"], "market", KINDS as i64 - 1, true)?;
+    let deck = kinds(&obj, "deck", KINDS as i64 - 1, true)?;
+    let market = kinds(&obj, "market", KINDS as i64 - 1, true)?;
     if market.len() as i64 > m {
         return err(format!("the market holds more than {m} cards"));
     }
-    let jackpot = kinds(&obj["jackpot"], "jackpot", 99, true)?;
-    let Some(seat_list) = obj["seats"].as_array() else {
-        return err("seats must be a list");
-    };
-    if seat_list.len() != n {
-        return err(format!("seats must have {n} entries"));
-    }
+    let jackpot = kinds(&obj, "jackpot", 99, true)?;
+    let seat_list = obj.list("seats", n..=n)?;
 
     let mut ledger = Ledger {
         numbers: 0,
@@ -319,8 +260,10 @@ pub fn deserialize(rules: &Rules, params: &Params, text: &str) -> Result<(LineIt
         ledger.add(k, "jackpot")?;
     }
     let mut state = LineItState::new(*rules);
+    const SEAT_KEYS: [&str; 4] = ["hand", "line", "pile", "tokens"];
     for (q, v) in seat_list.iter().enumerate() {
-        state.seats[q] = read_seat(v, q, &mut ledger)?;
+        let so = obj.object_at(&format!("seats[{q}]"), v, &SEAT_KEYS)?;
+        state.seats[q] = read_seat(&so, q, &mut ledger)?;
     }
     for i in 0..3 {
         if ledger.bets[i] > BET_COPIES as u32 {
