@@ -1,31 +1,38 @@
 //! The placed tiles and the open positions (docs/rules/carcassonne.md §3, §5.1): a list of placed tiles in
-//! placement order (slots), a small open-addressing hash from cell to slot or open position, and the open
+//! placement order (slots), a small open-addressing table from cell to slot or open position (2 bytes an entry), and the open
 //! positions with the edge constraints their placed neighbours impose (kept incrementally, so a legal placement
 //! is one mask test per open position and rotation).
 
-use super::tiles::{tile, TileType};
+use super::tiles::{tile, TileType, POW5};
 
-pub const EMPTY: u32 = u32::MAX;
-const OPEN_FLAG: u32 = 1 << 31;
+/// An empty table entry; otherwise an entry is `index + 1`, with OPEN_FLAG for an open position.
+const EMPTY: u16 = 0;
+const OPEN_FLAG: u16 = 1 << 15;
 /// Neighbour offsets in direction order N, E, S, W.
 pub const DX: [i32; 4] = [0, 1, 0, -1];
 pub const DY: [i32; 4] = [1, 0, -1, 0];
 
+/// A placed tile, with what the rules keep per slot (so that a clone copies one vector for all of it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Placed {
     pub typ: u8,
     pub rot: u8,
+    /// The number of the 8 surrounding cells holding a tile.
+    pub nb8: u8,
+    /// NONE, or `8 k + seat` for a follower on feature k.
+    pub follower: u8,
     pub x: i16,
     pub y: i16,
+    /// The first feature segment of this slot.
+    pub base: u16,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Open {
     pub cell: u32,
-    /// Bits 2d..2d+1 set where direction d has a placed neighbour.
-    pub mask: u8,
-    /// The letters those neighbours show on the touching edge, packed as the mask.
-    pub val: u8,
+    /// The edge constraints its placed neighbours impose: `Σ c_d 5^d` with c_d 0 where direction d has no
+    /// neighbour, else the letter that neighbour shows on the touching edge + 1 (an index of `TileType::fit`).
+    pub code: u16,
     pub x: i16,
     pub y: i16,
 }
@@ -37,8 +44,9 @@ pub struct Board {
     pub w: i32,
     pub slots: Vec<Placed>,
     pub open: Vec<Open>,
-    keys: Vec<u32>,
-    vals: Vec<u32>,
+    /// Open addressing from cell to slot or open position: 2 bytes an entry, the key checked against the
+    /// coordinates of the slot or open position the entry names.
+    table: Box<[u16]>,
 }
 
 impl Board {
@@ -50,8 +58,7 @@ impl Board {
             w: 2 * r + 1,
             slots: Vec::with_capacity(r as usize + 1),
             open: Vec::with_capacity(2 * r as usize + 4),
-            keys: vec![EMPTY; cap],
-            vals: vec![0; cap],
+            table: vec![EMPTY; cap].into_boxed_slice(),
         }
     }
 
@@ -70,13 +77,27 @@ impl Board {
         (c % self.w - self.r, c / self.w - self.r)
     }
 
-    #[inline]
-    fn find(&self, cell: u32) -> usize {
-        let mask = self.keys.len() - 1;
+    /// The table index holding (x, y), or the empty one where it would go.
+    #[inline(always)]
+    fn find(&self, x: i32, y: i32) -> usize {
+        let mask = self.table.len() - 1;
+        let cell = self.cell(x, y);
+        let (x, y) = (x as i16, y as i16);
         let mut i = (cell.wrapping_mul(0x9E37_79B1) >> 7) as usize & mask;
         loop {
-            let k = self.keys[i];
-            if k == cell || k == EMPTY {
+            let e = self.table[i];
+            if e == EMPTY {
+                return i;
+            }
+            let at = ((e & !OPEN_FLAG) - 1) as usize;
+            let hit = if e & OPEN_FLAG != 0 {
+                let o = &self.open[at];
+                o.x == x && o.y == y
+            } else {
+                let p = &self.slots[at];
+                p.x == x && p.y == y
+            };
+            if hit {
                 return i;
             }
             i = (i + 1) & mask;
@@ -84,16 +105,16 @@ impl Board {
     }
 
     /// The slot of the tile at (x, y), if any.
-    #[inline]
+    #[inline(always)]
     pub fn slot_at(&self, x: i32, y: i32) -> Option<usize> {
         if !self.in_window(x, y) {
             return None;
         }
-        let i = self.find(self.cell(x, y));
-        if self.keys[i] == EMPTY || self.vals[i] & OPEN_FLAG != 0 {
+        let e = self.table[self.find(x, y)];
+        if e == EMPTY || e & OPEN_FLAG != 0 {
             None
         } else {
-            Some(self.vals[i] as usize)
+            Some((e - 1) as usize)
         }
     }
 
@@ -103,9 +124,9 @@ impl Board {
         if !self.in_window(x, y) {
             return None;
         }
-        let i = self.find(self.cell(x, y));
-        if self.keys[i] != EMPTY && self.vals[i] & OPEN_FLAG != 0 {
-            Some((self.vals[i] & !OPEN_FLAG) as usize)
+        let e = self.table[self.find(x, y)];
+        if e & OPEN_FLAG != 0 {
+            Some(((e & !OPEN_FLAG) - 1) as usize)
         } else {
             None
         }
@@ -114,31 +135,48 @@ impl Board {
     /// Whether tile type `tt` with rotation r fits the open position o (edges only).
     #[inline]
     pub fn fits(o: &Open, tt: &TileType, r: usize) -> bool {
-        tt.pattern[r] & o.mask == o.val
+        Board::fitting(o, tt) & (1 << r) != 0
+    }
+
+    /// The rotations (bit r) with which tile type `tt` fits the open position o.
+    #[inline]
+    pub fn fitting(o: &Open, tt: &TileType) -> u32 {
+        tt.fit[o.code as usize] as u32
     }
 
     /// Place a tile (the caller checked legality, or it is the first tile); returns its slot and the slots of
     /// its 4 edge neighbours.
-    pub fn place(&mut self, typ: u8, rot: u8, x: i32, y: i32) -> (usize, [Option<usize>; 4]) {
+    pub fn place(
+        &mut self,
+        typ: u8,
+        rot: u8,
+        x: i32,
+        y: i32,
+        base: u16,
+    ) -> (usize, [Option<usize>; 4]) {
         let slot = self.slots.len();
-        let cell = self.cell(x, y);
-        let i = self.find(cell);
-        if self.keys[i] != EMPTY && self.vals[i] & OPEN_FLAG != 0 {
-            let o = (self.vals[i] & !OPEN_FLAG) as usize;
-            self.open.swap_remove(o);
-            if o < self.open.len() {
-                let moved = self.open[o].cell;
-                let j = self.find(moved);
-                self.vals[j] = OPEN_FLAG | o as u32;
+        let i = self.find(x, y);
+        let e = self.table[i];
+        if e & OPEN_FLAG != 0 {
+            let o = ((e & !OPEN_FLAG) - 1) as usize;
+            let last = self.open.len() - 1;
+            if o != last {
+                // The last open position moves to o: repoint its entry while the entry still resolves.
+                let moved = self.open[last];
+                let j = self.find(moved.x as i32, moved.y as i32);
+                self.table[j] = OPEN_FLAG | (o as u16 + 1);
             }
+            self.open.swap_remove(o);
         }
-        self.keys[i] = cell;
-        self.vals[i] = slot as u32;
+        self.table[i] = slot as u16 + 1;
         self.slots.push(Placed {
             typ,
             rot,
+            nb8: 0,
+            follower: super::tiles::NONE,
             x: x as i16,
             y: y as i16,
+            base,
         });
         let tt = tile(typ);
         let mut nb = [None; 4];
@@ -147,26 +185,23 @@ impl Board {
             if !self.in_window(nx, ny) {
                 continue;
             }
-            let ncell = self.cell(nx, ny);
-            let j = self.find(ncell);
+            let j = self.find(nx, ny);
+            let e = self.table[j];
             let back = (d + 2) % 4;
             let letter = tt.edge(rot as usize, d);
-            if self.keys[j] == EMPTY {
-                self.keys[j] = ncell;
-                self.vals[j] = OPEN_FLAG | self.open.len() as u32;
+            if e == EMPTY {
                 self.open.push(Open {
-                    cell: ncell,
-                    mask: 3 << (2 * back),
-                    val: letter << (2 * back),
+                    cell: self.cell(nx, ny),
+                    code: (letter as u16 + 1) * POW5[back],
                     x: nx as i16,
                     y: ny as i16,
                 });
-            } else if self.vals[j] & OPEN_FLAG != 0 {
-                let o = &mut self.open[(self.vals[j] & !OPEN_FLAG) as usize];
-                o.mask |= 3 << (2 * back);
-                o.val |= letter << (2 * back);
+                self.table[j] = OPEN_FLAG | self.open.len() as u16;
+            } else if e & OPEN_FLAG != 0 {
+                let o = &mut self.open[((e & !OPEN_FLAG) - 1) as usize];
+                o.code += (letter as u16 + 1) * POW5[back];
             } else {
-                nb[d] = Some(self.vals[j] as usize);
+                nb[d] = Some((e - 1) as usize);
             }
         }
         (slot, nb)

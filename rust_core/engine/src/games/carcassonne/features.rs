@@ -18,22 +18,21 @@ pub struct Seg {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Segs {
+    /// The segments of each slot in turn (a slot's first segment is kept with the slot, `Placed::base`).
     pub segs: Vec<Seg>,
-    /// The first segment of each slot.
-    pub base: Vec<u16>,
 }
 
 impl Segs {
     pub fn with_capacity(tiles: usize) -> Segs {
         Segs {
             segs: Vec::with_capacity(tiles * 4),
-            base: Vec::with_capacity(tiles),
         }
     }
 
-    /// Segments for a new slot's `n` features; `open[k]` the open edges of feature k.
-    pub fn add_slot(&mut self, slot: usize, open: impl Iterator<Item = u16>) {
-        self.base.push(self.segs.len() as u16);
+    /// Segments for a new slot's features; `open` gives the open edges of each feature. Returns the slot's
+    /// first segment.
+    pub fn add_slot(&mut self, slot: usize, open: impl Iterator<Item = u16>) -> u16 {
+        let base = self.segs.len() as u16;
         for (k, o) in open.enumerate() {
             let id = self.segs.len() as u16;
             self.segs.push(Seg {
@@ -46,11 +45,7 @@ impl Segs {
                 nfol: 0,
             });
         }
-    }
-
-    #[inline]
-    pub fn seg(&self, slot: usize, k: usize) -> usize {
-        self.base[slot] as usize + k
+        base
     }
 
     #[inline]

@@ -251,11 +251,7 @@ impl State for Box<CarcassonneState> {
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>) {
         out.clear();
         if matches!(self.phase, Phase::Deal | Phase::Draw) {
-            for t in 0..T {
-                if self.pile[t] > 0 && self.in_current_pile(t) {
-                    out.push((t as u32, self.pile[t] as u64));
-                }
-            }
+            out.extend(self.drawable().map(|(t, c)| (t as u32, c as u64)));
         }
     }
     fn apply_unchecked(&mut self, action: u32) {

@@ -38,7 +38,7 @@ pub fn tensor(s: &CarcassonneState, p: usize, out: &mut [f32]) {
         o[2] = pl.y as f32;
         o[3 + pl.typ as usize] = 1.0;
         o[3 + T + pl.rot as usize] = 1.0;
-        let f = s.follower[i];
+        let f = s.board.slots[i].follower;
         if f != NONE {
             o[7 + T + (f / 8) as usize] = 1.0;
             o[7 + T + K + rel((f % 8) as usize)] = 1.0;
@@ -118,7 +118,7 @@ pub fn text(s: &CarcassonneState, viewer: Option<usize>) -> String {
         ));
     }
     for (i, pl) in s.board.slots.iter().enumerate() {
-        let f = s.follower[i];
+        let f = s.board.slots[i].follower;
         let fol = if f == NONE {
             String::new()
         } else {

@@ -37,9 +37,15 @@ pub fn serialize(s: &CarcassonneState, history: &[u32]) -> String {
         .iter()
         .map(|p| json!([p.typ, p.x, p.y, p.rot]))
         .collect();
-    let followers: Vec<Value> = (0..s.follower.len())
-        .filter(|&i| s.follower[i] != NONE)
-        .map(|i| json!([i, s.follower[i] / 8, s.follower[i] % 8]))
+    let followers: Vec<Value> = (0..s.board.slots.len())
+        .filter(|&i| s.board.slots[i].follower != NONE)
+        .map(|i| {
+            json!([
+                i,
+                s.board.slots[i].follower / 8,
+                s.board.slots[i].follower % 8
+            ])
+        })
         .collect();
     let hands: Vec<Value> = (0..n).map(|q| json!(s.hands[q].to_vec())).collect();
     let v = json!({
@@ -138,7 +144,7 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
             return (p.x as i32 - lx).abs() <= 1 && (p.y as i32 - ly).abs() <= 1;
         }
         let n = tile(s.board.slots[last].typ).features.len();
-        (0..n).any(|k| s.segs.root(s.segs.seg(last, k)) == root)
+        (0..n).any(|k| s.segs.root(s.seg(last, k)) == root)
     };
 
     // Followers.
@@ -158,10 +164,10 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         let features = tt.features.len() as i64;
         let k = m.int_at(&format!("{at}[1]"), &f[1], 0, features - 1)? as usize;
         let seat = m.int_at(&format!("{at}[2]"), &f[2], 0, n as i64 - 1)? as usize;
-        let root = s.segs.root(s.segs.seg(slot, k));
+        let root = s.segs.root(s.seg(slot, k));
         let kind = tt.features[k].kind;
         let complete = match kind {
-            super::tiles::CLOISTER => s.nb8[slot] == 8,
+            super::tiles::CLOISTER => s.board.slots[slot].nb8 == 8,
             super::tiles::FFIELD => false,
             _ => s.segs.segs[root].open == 0,
         };

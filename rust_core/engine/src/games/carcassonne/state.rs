@@ -49,6 +49,25 @@ impl Phase {
     }
 }
 
+/// Which pile is drawn from (§4.1): the land tiles, the river tiles but the lake, or the lake.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CurrentPile {
+    Land,
+    River,
+    Lake,
+}
+
+impl CurrentPile {
+    #[inline]
+    pub fn contains(self, t: usize) -> bool {
+        match self {
+            CurrentPile::Land => t < LAND,
+            CurrentPile::River => t >= LAND && t != LAKE as usize,
+            CurrentPile::Lake => t == LAKE as usize,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct CarcassonneState {
     pub cfg: &'static Config,
@@ -68,10 +87,9 @@ pub struct CarcassonneState {
     pub supply: [u8; MAX_PLAYERS],
     pub board: Board,
     pub segs: Segs,
-    /// Per slot: the number of the 8 surrounding cells holding a tile.
-    pub nb8: Vec<u8>,
-    /// Per slot: NONE, or `8 k + seat` for a follower on feature k.
-    pub follower: Vec<u8>,
+    /// The slots of the 8 cells around the last placed tile (order of N8), u16::MAX where empty: what
+    /// scoring looks at for completed cloisters, found once when the tile is put.
+    pub last_nb: [u16; 8],
 }
 
 /// Positions are equal when their facts are: the board, hash and features are derived from the placements
@@ -91,7 +109,6 @@ impl PartialEq for CarcassonneState {
             && self.scores == o.scores
             && self.supply == o.supply
             && self.board.slots == o.board.slots
-            && self.follower == o.follower
     }
 }
 
@@ -115,8 +132,7 @@ impl CarcassonneState {
             supply: [0; MAX_PLAYERS],
             board: Board::new(cfg.r),
             segs: Segs::with_capacity(cfg.r as usize + 1),
-            nb8: Vec::with_capacity(cfg.r as usize + 1),
-            follower: Vec::with_capacity(cfg.r as usize + 1),
+            last_nb: [u16::MAX; 8],
         };
         for p in 0..cfg.players {
             s.supply[p] = FOLLOWERS;
@@ -158,19 +174,38 @@ impl CarcassonneState {
 
     /// Whether type t belongs to the pile drawn from now (§4.1).
     pub fn in_current_pile(&self, t: usize) -> bool {
+        self.current_pile().contains(t)
+    }
+
+    /// The pile drawn from now (§4.1), worked out once for a pass over the types.
+    pub fn current_pile(&self) -> CurrentPile {
         if self.phase == Phase::Deal || !self.river_left() {
-            return t < LAND;
+            return CurrentPile::Land;
         }
-        let main = (LAND..T).any(|u| u != LAKE as usize && self.pile[u] > 0);
-        if main {
-            t >= LAND && t != LAKE as usize
+        if (LAND..T).any(|u| u != LAKE as usize && self.pile[u] > 0) {
+            CurrentPile::River
         } else {
-            t == LAKE as usize
+            CurrentPile::Lake
         }
     }
 
+    /// The types drawable now, with their counts (ascending by type).
+    #[inline]
+    pub fn drawable(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
+        let cp = self.current_pile();
+        let range = match cp {
+            CurrentPile::Land => 0..LAND,
+            CurrentPile::River => LAND..T,
+            CurrentPile::Lake => LAKE as usize..LAKE as usize + 1,
+        };
+        let river = cp == CurrentPile::River;
+        range
+            .filter(move |&t| self.pile[t] > 0 && !(river && t == LAKE as usize))
+            .map(|t| (t, self.pile[t]))
+    }
+
     pub fn current_pile_empty(&self) -> bool {
-        !(0..T).any(|t| self.pile[t] > 0 && self.in_current_pile(t))
+        self.drawable().next().is_none()
     }
 
     // ----- placements -----
@@ -193,43 +228,66 @@ impl CarcassonneState {
         true
     }
 
-    /// Every legal placement of type t as an action id, until `emit` returns true.
-    pub fn placements(&self, t: u8, mut emit: impl FnMut(u32) -> bool) {
+    /// The open position at the river's end and the rotations (bit r) a river tile of type tt may take there.
+    fn river_fits(&self, tt: &TileType) -> Option<(u32, u32)> {
+        let (x, y, d) = self.river_end?;
+        let o = &self.board.open[self.board.open_at(x, y)?];
+        let e_in = (d as usize + 2) % 4;
+        let mut bits = Board::fitting(o, tt);
+        for r in 0..4 {
+            if bits & (1 << r) != 0 && !self.river_ok(tt, r, e_in) {
+                bits &= !(1 << r);
+            }
+        }
+        Some((o.cell, bits))
+    }
+
+    /// Every legal placement of type t as action ids in ascending order, appended to `out`.
+    pub fn placements(&self, t: u8, out: &mut Vec<u32>) {
         let tt = tile(t);
         if tt.is_river() {
-            let Some((x, y, d)) = self.river_end else {
-                return;
-            };
-            let Some(o) = self.board.open_at(x, y) else {
-                return;
-            };
-            let o = &self.board.open[o];
-            for r in 0..4 {
-                if Board::fits(o, tt, r)
-                    && self.river_ok(tt, r, (d as usize + 2) % 4)
-                    && emit(o.cell * 4 + r as u32)
-                {
-                    return;
+            if let Some((cell, bits)) = self.river_fits(tt) {
+                for r in 0..4 {
+                    if bits & (1 << r) != 0 {
+                        out.push(cell * 4 + r);
+                    }
                 }
             }
             return;
         }
+        // The open positions that take the tile, as cell << 4 | rotations, sorted by cell; then each
+        // expanded in place from the back (an entry's placements start at or after its own index).
+        let start = out.len();
+        let mut total = 0usize;
         for o in &self.board.open {
-            for r in 0..4 {
-                if Board::fits(o, tt, r) && emit(o.cell * 4 + r as u32) {
-                    return;
+            let bits = Board::fitting(o, tt);
+            if bits != 0 {
+                out.push(o.cell << 4 | bits);
+                total += bits.count_ones() as usize;
+            }
+        }
+        let found = out.len() - start;
+        out[start..].sort_unstable();
+        out.resize(start + total, 0);
+        let mut end = start + total;
+        for i in (start..start + found).rev() {
+            let e = out[i];
+            let (cell, bits) = (e >> 4, e & 15);
+            for r in (0..4).rev() {
+                if bits & (1 << r) != 0 {
+                    end -= 1;
+                    out[end] = cell * 4 + r;
                 }
             }
         }
     }
 
     pub fn placeable(&self, t: u8) -> bool {
-        let mut any = false;
-        self.placements(t, |_| {
-            any = true;
-            true
-        });
-        any
+        let tt = tile(t);
+        if tt.is_river() {
+            return self.river_fits(tt).is_some_and(|(_, bits)| bits != 0);
+        }
+        self.board.open.iter().any(|o| Board::fitting(o, tt) != 0)
     }
 
     pub fn placement_legal(&self, t: u8, action: u32) -> bool {
@@ -256,22 +314,22 @@ impl CarcassonneState {
 
     /// Put a tile on the board and join its features (no scoring); returns its slot.
     pub fn put(&mut self, t: u8, r: u8, x: i32, y: i32) -> usize {
-        let (slot, nb) = self.board.place(t, r, x, y);
         let tt = tile(t);
-        let ru = r as usize;
-        self.segs.add_slot(
-            slot,
+        let base = self.segs.add_slot(
+            self.board.slots.len(),
             tt.features.iter().map(|f| match f.kind {
                 FCITY | FROAD => f.edges.count_ones() as u16,
                 _ => 0,
             }),
         );
-        self.follower.push(NONE);
-        self.nb8.push(0);
-        for (dx, dy) in N8 {
+        let (slot, nb) = self.board.place(t, r, x, y, base);
+        let ru = r as usize;
+        for (i, (dx, dy)) in N8.into_iter().enumerate() {
+            self.last_nb[i] = u16::MAX;
             if let Some(s) = self.board.slot_at(x + dx, y + dy) {
-                self.nb8[s] += 1;
-                self.nb8[slot] += 1;
+                self.last_nb[i] = s as u16;
+                self.board.slots[s].nb8 += 1;
+                self.board.slots[slot].nb8 += 1;
             }
         }
         for d in 0..4 {
@@ -284,8 +342,8 @@ impl CarcassonneState {
             if letter == tiles::CITY || letter == tiles::ROAD {
                 let (f, g) = (tt.edge_feature[ru][d], nt.edge_feature[nr][back]);
                 if f != NONE && g != NONE {
-                    let a = self.segs.seg(slot, f as usize);
-                    let b = self.segs.seg(n, g as usize);
+                    let a = self.seg(slot, f as usize);
+                    let b = self.seg(n, g as usize);
                     let root = self.segs.union(a, b);
                     let o = &mut self.segs.segs[root].open;
                     *o = o.saturating_sub(2);
@@ -296,8 +354,8 @@ impl CarcassonneState {
                     let nh = ((h ^ 1) + 4) % 8;
                     let (f, g) = (tt.half_feature[ru][h], nt.half_feature[nr][nh]);
                     if f != NONE && g != NONE {
-                        let a = self.segs.seg(slot, f as usize);
-                        let b = self.segs.seg(n, g as usize);
+                        let a = self.seg(slot, f as usize);
+                        let b = self.seg(n, g as usize);
                         self.segs.union(a, b);
                     }
                 }
@@ -325,32 +383,46 @@ impl CarcassonneState {
 
     // ----- followers -----
 
+    /// The segment of feature k of the tile in `slot`.
+    #[inline]
+    pub fn seg(&self, slot: usize, k: usize) -> usize {
+        self.board.slots[slot].base as usize + k
+    }
+
     pub fn last_slot(&self) -> usize {
         self.board.slots.len() - 1
     }
 
-    pub fn follower_legal(&self, k: usize) -> bool {
+    /// The number of features of the last tile a follower may go on now (0 if none may), checked once for a
+    /// pass over the features.
+    fn follower_candidates(&self) -> usize {
         let seat = self.current as usize;
         let slot = self.last_slot();
         if self.phase != Phase::Follower
             || slot == 0 && self.board.slots.len() == 1
             || self.supply[seat] == 0
-            || self.follower[slot] != NONE
+            || self.board.slots[slot].follower != NONE
         {
-            return false;
+            return 0;
         }
-        let tt = tile(self.board.slots[slot].typ);
-        if k >= tt.features.len() {
-            return false;
-        }
-        let root = self.segs.root(self.segs.seg(slot, k));
+        tile(self.board.slots[slot].typ).features.len()
+    }
+
+    /// Whether feature k of the last tile, below `follower_candidates`, has no follower yet.
+    #[inline]
+    fn feature_free(&self, k: usize) -> bool {
+        let root = self.segs.root(self.seg(self.last_slot(), k));
         self.segs.segs[root].nfol == 0
     }
 
+    pub fn follower_legal(&self, k: usize) -> bool {
+        k < self.follower_candidates() && self.feature_free(k)
+    }
+
     pub fn set_follower(&mut self, slot: usize, k: usize, seat: usize) {
-        self.follower[slot] = (8 * k + seat) as u8;
+        self.board.slots[slot].follower = (8 * k + seat) as u8;
         self.supply[seat] = self.supply[seat].saturating_sub(1);
-        let root = self.segs.find(self.segs.seg(slot, k));
+        let root = self.segs.find(self.seg(slot, k));
         self.segs.segs[root].nfol += 1;
     }
 
@@ -374,12 +446,12 @@ impl CarcassonneState {
                 pennants += 1;
             }
             let dup = (0..sg.k as usize).any(|k2| {
-                tt.features[k2].kind == f.kind && self.segs.root(self.segs.seg(slot, k2)) == root
+                tt.features[k2].kind == f.kind && self.segs.root(self.seg(slot, k2)) == root
             });
             if !dup {
                 tiles_n += 1;
             }
-            let fo = self.follower[slot];
+            let fo = self.board.slots[slot].follower;
             if fo != NONE && fo / 8 == sg.k {
                 counts[(fo % 8) as usize] += 1;
             }
@@ -401,14 +473,13 @@ impl CarcassonneState {
 
     /// Return the followers of the component of root r to their owners.
     fn release(&mut self, root: usize) {
-        let members: Vec<usize> = self.segs.members(root).collect();
-        for m in members {
+        for m in self.segs.members(root) {
             let sg = self.segs.segs[m];
             let slot = sg.slot as usize;
-            let fo = self.follower[slot];
+            let fo = self.board.slots[slot].follower;
             if fo != NONE && fo / 8 == sg.k {
                 self.supply[(fo % 8) as usize] += 1;
-                self.follower[slot] = NONE;
+                self.board.slots[slot].follower = NONE;
             }
         }
         self.segs.segs[root].nfol = 0;
@@ -424,7 +495,7 @@ impl CarcassonneState {
             if kind != FCITY && kind != FROAD {
                 continue;
             }
-            let root = self.segs.find(self.segs.seg(slot, k));
+            let root = self.segs.find(self.seg(slot, k));
             if self.segs.segs[root].open != 0 || done.contains(&root) {
                 continue;
             }
@@ -440,19 +511,34 @@ impl CarcassonneState {
             self.release(root);
         }
         let (x, y) = (p.x as i32, p.y as i32);
-        for (dx, dy) in [(0, 0)].into_iter().chain(N8) {
-            let Some(s) = self.board.slot_at(x + dx, y + dy) else {
+        let around = |i: usize| {
+            if slot == self.last_slot() {
+                Some(self.last_nb[i])
+                    .filter(|&s| s != u16::MAX)
+                    .map(|s| s as usize)
+            } else {
+                let (dx, dy) = N8[i];
+                self.board.slot_at(x + dx, y + dy)
+            }
+        };
+        let mut cells = [None; 9];
+        cells[0] = Some(slot);
+        for (i, c) in cells[1..].iter_mut().enumerate() {
+            *c = around(i);
+        }
+        for s in cells {
+            let Some(s) = s else {
                 continue;
             };
-            if !tile(self.board.slots[s].typ).cloister || self.nb8[s] != 8 {
+            if !tile(self.board.slots[s].typ).cloister || self.board.slots[s].nb8 != 8 {
                 continue;
             }
-            let fo = self.follower[s];
+            let fo = self.board.slots[s].follower;
             if fo != NONE && fo / 8 == 0 {
                 self.scores[(fo % 8) as usize] += 9;
                 self.supply[(fo % 8) as usize] += 1;
-                self.follower[s] = NONE;
-                let seg = self.segs.seg(s, 0);
+                self.board.slots[s].follower = NONE;
+                let seg = self.seg(s, 0);
                 self.segs.segs[seg].nfol = 0;
             }
         }
@@ -462,20 +548,20 @@ impl CarcassonneState {
     pub fn end_points(&self) -> [u32; MAX_PLAYERS] {
         let mut out = [0u32; MAX_PLAYERS];
         let mut seen: Vec<usize> = Vec::new();
-        for slot in 0..self.follower.len() {
-            let fo = self.follower[slot];
+        for slot in 0..self.board.slots.len() {
+            let fo = self.board.slots[slot].follower;
             if fo == NONE {
                 continue;
             }
             let k = (fo / 8) as usize;
-            let root = self.segs.root(self.segs.seg(slot, k));
+            let root = self.segs.root(self.seg(slot, k));
             if seen.contains(&root) {
                 continue;
             }
             seen.push(root);
             match self.kind_of_seg(root) {
-                CLOISTER if self.nb8[slot] < 8 => {
-                    out[(fo % 8) as usize] += 1 + self.nb8[slot] as u32;
+                CLOISTER if self.board.slots[slot].nb8 < 8 => {
+                    out[(fo % 8) as usize] += 1 + self.board.slots[slot].nb8 as u32;
                 }
                 FCITY | FROAD => {
                     if self.segs.segs[root].open == 0 {
@@ -494,7 +580,7 @@ impl CarcassonneState {
                         let f = &tile(self.board.slots[slot].typ).features[sg.k as usize];
                         for c in 0..K {
                             if f.cities & (1 << c) != 0 {
-                                let rc = self.segs.root(self.segs.seg(slot, c));
+                                let rc = self.segs.root(self.seg(slot, c));
                                 if self.segs.segs[rc].open == 0 && !cities.contains(&rc) {
                                     cities.push(rc);
                                 }
@@ -694,26 +780,16 @@ impl CarcassonneState {
         out.clear();
         let p = self.cfg.p();
         match self.phase {
-            Phase::Deal | Phase::Draw => {
-                for t in 0..T {
-                    if self.pile[t] > 0 && self.in_current_pile(t) {
-                        out.push(t as u32);
-                    }
-                }
-            }
+            Phase::Deal | Phase::Draw => out.extend(self.drawable().map(|(t, _)| t as u32)),
             Phase::Place => {
                 if self.tile != NONE {
-                    self.placements(self.tile, |a| {
-                        out.push(a);
-                        false
-                    });
-                    out.sort_unstable();
+                    self.placements(self.tile, out);
                 }
             }
             Phase::Follower => {
                 out.push(p);
-                for k in 0..K {
-                    if self.follower_legal(k) {
+                for k in 0..self.follower_candidates().min(K) {
+                    if self.feature_free(k) {
                         out.push(p + 1 + k as u32);
                     }
                 }

@@ -29,6 +29,9 @@ pub const FROAD: u8 = 2;
 pub const FFIELD: u8 = 3;
 
 pub const NONE: u8 = u8::MAX;
+/// The constraint codes of an open position (5 states per direction: no neighbour or one of 4 letters).
+pub const CODES: usize = 625;
+pub const POW5: [u16; 4] = [1, 5, 25, 125];
 pub const EDGE_NAMES: [&str; 4] = ["N", "E", "S", "W"];
 pub const HALF_NAMES: [&str; 8] = ["NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR"];
 pub const KIND_NAMES: [&str; 4] = ["cloister", "city", "road", "field"];
@@ -53,6 +56,9 @@ pub struct TileType {
     pub features: Vec<Feature>,
     /// Per rotation: the board edges packed 2 bits per direction (d at bits 2d..2d+1).
     pub pattern: [u8; 4],
+    /// Per open-position constraint code (`Σ c_d 5^d`, c_d 0 for no neighbour in direction d, else the
+    /// neighbour's letter + 1): the rotations (bit r) that fit it.
+    pub fit: [u8; CODES],
     /// Per rotation and board edge: the city or road feature on it, else NONE.
     pub edge_feature: [[u8; 4]; 4],
     /// Per rotation and board half: the field feature on it, else NONE.
@@ -142,6 +148,7 @@ fn parse() -> Vec<TileType> {
             edges,
             features,
             pattern: [0; 4],
+            fit: [0; CODES],
             edge_feature: [[NONE; 4]; 4],
             half_feature: [[NONE; 8]; 4],
             river_edges: (0..4)
@@ -164,6 +171,17 @@ fn parse() -> Vec<TileType> {
                     if f.halves & (1 << h) != 0 {
                         tt.half_feature[r][(h + 2 * r) % 8] = k as u8;
                     }
+                }
+            }
+        }
+        for code in 0..CODES {
+            for r in 0..4 {
+                let ok = (0..4).all(|d| {
+                    let c = (code / POW5[d] as usize % 5) as u8;
+                    c == 0 || tt.edge(r, d) == c - 1
+                });
+                if ok {
+                    tt.fit[code] |= 1 << r;
                 }
             }
         }
