@@ -92,13 +92,14 @@ def _play_argv(*args: str) -> list[str]:
 
 def test_a_whole_game_in_a_real_terminal(tmp_path):
     save = tmp_path / "game.json"
-    term = Terminal(_play_argv(GAME, "max_turns=2", "--seed", "3", "--seats", "human,random"))
+    # Seed 7: seat 0 starts with a Convenience Store on top (not a forced play), and after it a Central Park.
+    term = Terminal(_play_argv(GAME, "max_turns=2", "--seed", "7", "--seats", "human,random"))
     try:
-        term.expect(r"seed 3 \(seats: 0 you, 1 random\)")
+        term.expect(r"seed 7 \(seats: 0 you, 1 random\)")
         term.expect(r"chance: reveal \w+")  # chance is drawn by the shared PRNG and shown as a line
         term.expect(r"you are seat 0")  # the human seat's own view
-        term.expect(r"1 play\s+2 stop")  # the legal moves, numbered and named
-        term.expect(r"seat 0 > ")
+        # The legal moves, numbered and named: the first card of a turn is played (FC interp. 20), no stop.
+        term.expect(r"1 play\s+seat 0 > ")
         term.send("help")
         term.expect(r"save FILE")
         term.expect(r"seat 0 > ")
@@ -106,13 +107,20 @@ def test_a_whole_game_in_a_real_terminal(tmp_path):
         term.expect(r"not a move here: 'no such move'")
         term.expect(r"seat 0 > ")
         term.send("7")
-        term.expect(r"no move 7: choose 1\.\.2")
+        term.expect(r"no move 7: choose 1\.\.1")
+        term.expect(r"seat 0 > ")
+        term.send("stop")  # good notation, not legal before a card is played
+        term.expect(r"'stop' is not legal now")
         term.expect(r"seat 0 > ")
         term.send(f"save {save}")
         term.expect(r"saved to")
         term.expect(r"seat 0 > ")
         term.send("play")  # by notation
         term.expect(r"seat 0 \(you\): play")
+        term.expect(r"1 play\s+2 stop")  # a card played: now play or stop
+        term.expect(r"seat 0 > ")
+        term.send("7")
+        term.expect(r"no move 7: choose 1\.\.2")
         term.expect(r"seat 0 > ")
         term.send(f"load {save}")
         term.expect(r"loaded[\s\S]*2 actions played")

@@ -239,14 +239,14 @@ def base_play() -> dict:
 
 def base_build() -> dict:
     pos = base_play()
-    pos.update(phase="build", main=True, extra_buys=1, extra_flips=1, discount=True)
+    pos.update(phase="build", main=True, extra_buys=1, extra_flips=1, discount=1)
     return pos
 
 
 def base_over() -> dict:
     pos = base_play()
     pos["seats"][0]["discard"][HOSP] += pos["play_area"][HOSP]
-    pos.update(phase="over", winner=0, play_area=[0] * 12, cash=0, unhappiness=0, turn=7)
+    pos.update(phase="over", winner=0, play_area=[0] * 12, played=0, cash=0, unhappiness=0, turn=7)
     return pos
 
 
@@ -295,21 +295,30 @@ def _each(*mutations):
     return mutate
 
 
+def _store_in_play(flag: bool):
+    """Seat 0's discarded Convenience Store moved to the play area (2 cards played); ``store_played``."""
+    return _each(
+        _set("seats.0.discard.2", 0), _set("play_area.2", 1), _set("played", 2), _set("store_played", flag)
+    )
+
+
 TOP_KEYS = sorted(base_play())
 SEAT_KEYS = ["best", "deck_known", "deck_unknown", "discard"]
 INT_FIELDS = [
     "cash",
     "current",
+    "discount",  # an int since version 2 (FC §7: the fee reduction)
     "extra_buys",
     "extra_flips",
     "limit_bonus",
+    "played",
     "points",
     "turn",
     "unhappiness",
     "version",
     "winner",
 ]
-BOOL_FIELDS = ["discount", "forced", "main"]
+BOOL_FIELDS = ["forced", "main", "shuffled", "store_played"]
 COUNT_LISTS = ["play_area", "removed", "supply", "seats.0.deck_unknown", "seats.1.discard"]
 
 # (name, base, mutation): each must be refused with InvalidStateError.
@@ -349,7 +358,8 @@ REJECT: list[tuple[str, str, object]] = (
         ("history id as str", "play", _set("history", ["0"])),
         ("other game", "play", _set("game", "flip_city_x")),
         ("game as int", "play", _set("game", 0)),
-        ("other version", "play", _set("version", 2)),
+        ("other version", "play", _set("version", 1)),  # FC §7: version 1 had a boolean discount
+        ("future version", "play", _set("version", 3)),
         ("other params", "play", _set("params.players", 3)),
         ("params value type", "play", _set("params.office", 0)),
         ("params as str", "play", _set("params", "flip_city")),
@@ -383,7 +393,12 @@ REJECT: list[tuple[str, str, object]] = (
         ("main in play", "play", _set("main", True)),
         ("extra_buys in play", "play", _set("extra_buys", 1)),
         ("extra_flips in play", "play", _set("extra_flips", 1)),
-        ("discount in play", "play", _set("discount", True)),
+        ("discount in play", "play", _set("discount", 1)),
+        ("shuffled in build", "build", _set("shuffled", True)),
+        ("played below the play area", "build", _set("played", 0)),
+        ("played beyond the play area in play", "play", _set("played", 2)),
+        ("store_played without a Convenience Store", "play", _set("store_played", True)),
+        ("store_played false with one played", "play", _store_in_play(False)),
         ("forced in build", "build", _set("forced", True)),
         ("play area when over", "over", _each(_set("play_area.2", 1), _set("seats.0.discard.2", 0))),
         ("cash when over", "over", _set("cash", 1)),
@@ -392,7 +407,9 @@ REJECT: list[tuple[str, str, object]] = (
         ("limit_bonus when over", "over", _set("limit_bonus", 1)),
         ("main when over", "over", _set("main", True)),
         ("forced when over", "over", _set("forced", True)),
-        ("discount when over", "over", _set("discount", True)),
+        ("discount when over", "over", _set("discount", 1)),
+        ("played when over", "over", _set("played", 1)),
+        ("store_played when over", "over", _set("store_played", True)),
         ("extra_flips when over", "over", _set("extra_flips", 1)),
         ("extra_buys when over", "over", _set("extra_buys", 1)),
         ("winner while playing", "play", _set("winner", 0)),
@@ -434,6 +451,9 @@ ACCEPT: list[tuple[str, str, object]] = [("unchanged", base, lambda o: None) for
     ("long history", "play", _set("history", list(range(78)) * 3)),
     ("supply of Hospital emptied", "play", _each(_set("supply.6", 0), _set("seats.1.discard.6", 12))),
     ("winner -1 when over (turn limit)", "over", _set("winner", -1)),
+    ("shuffled in play", "play", _set("shuffled", True)),
+    ("a Convenience Store played", "play", _store_in_play(True)),
+    ("two Stations' discount in build", "build", _set("discount", 2)),
 ]
 
 

@@ -27,8 +27,8 @@ DEFAULTS = {
     "max_turns": 100,
     "apartment_unhappiness": 1,
     "hospital_cash": 1,
-    "mall_recycle": True,
-    "station_recycle": True,
+    "mall_recycle": False,
+    "station_recycle": False,
 }
 
 # A spread of parameter sets for the random games (short max_turns keeps the suite quick).
@@ -120,17 +120,28 @@ def test_registry():
 
 
 def test_defaults_and_game_string():
+    """FC §1: the printed Card Reference's defaults (no recycle on the Mall or the Station); the two keys of
+    interpretations 20 and 14 are left out of ``params`` at their defaults, so old game strings keep their
+    meaning."""
     game = oracle.make("flip_city")
     assert game.name == "flip_city"
     assert game.params == DEFAULTS
     assert str(game) == (
-        "flip_city(apartment_unhappiness=1,hospital_cash=1,mall_recycle=true,max_turns=100,"
-        "office=false,players=2,station_recycle=true)"
+        "flip_city(apartment_unhappiness=1,hospital_cash=1,mall_recycle=false,max_turns=100,"
+        "office=false,players=2,station_recycle=false)"
+    )
+    assert oracle.make("flip_city", stop_before_play=False, station_stack=True).params == DEFAULTS
+    house = oracle.make("flip_city", stop_before_play=True, station_stack=False)
+    assert house.params == dict(DEFAULTS, stop_before_play=True, station_stack=False)
+    assert str(house) == (
+        "flip_city(apartment_unhappiness=1,hospital_cash=1,mall_recycle=false,max_turns=100,"
+        "office=false,players=2,station_recycle=false,station_stack=false,stop_before_play=true)"
     )
     assert game.num_players() == 2
     assert game.num_distinct_actions() == 78
     assert game.max_chance_outcomes() == 12
-    assert game.observation_shape() == (37 * 2 + 42,)
+    # FC §6: 37 x players + 42, then the deck-order block players x (12 C + 1) + 3, C = 9 x 2 + 40.
+    assert game.observation_shape() == (37 * 2 + 42 + 2 * (12 * 58 + 1) + 3,)
     # C = 9 x 2 + 40 supply; players + max_turns x players x (12 C + 16).
     assert game.max_game_length() == 2 + 100 * 2 * (12 * 58 + 16)
 
@@ -148,7 +159,8 @@ def test_sizes_per_parameters(params, cards):
     game = oracle.make("flip_city", **params)
     players = params["players"]
     assert game.num_players() == players
-    assert game.observation_shape() == (37 * players + 42,)
+    # FC §6, C = the cards of the game (§5): the deck-order block follows the 37 x players + 42 values.
+    assert game.observation_shape() == (37 * players + 42 + players * (12 * cards + 1) + 3,)
     assert game.max_game_length() == players + 100 * players * (12 * cards + 16)
 
 
@@ -232,9 +244,15 @@ def test_initial_state_reveals_each_top_card_in_seat_order():
         assert obj["seats"][seat]["deck_known"] == [10 if seat == 0 else 0]
     assert state.current_player() == 0
     assert not state.is_chance_node()
-    # A Factory on top: not forced, so play or stop.
-    assert state.legal_actions() == [0, 1]
+    # A Factory on top is not forced, but the first card of a turn is played (FC interp. 20: "After you play
+    # each card, you must decide whether to play an additional card, or stop"): play only.
+    assert state.legal_actions() == [0]
     assert state.history() == [10, 0, 0]
+    # The house reading (stop_before_play) lets the seat stop at once: play or stop.
+    house = oracle.make("flip_city", players=3, stop_before_play=True).new_initial_state()
+    for action in (10, 0, 0):
+        house.apply_action(action)
+    assert house.legal_actions() == [0, 1]
 
 
 def test_initial_serialization_is_canonical():
@@ -242,8 +260,10 @@ def test_initial_serialization_is_canonical():
     text = game.new_initial_state().serialize()
     obj = json.loads(text)
     assert text == json.dumps(obj, sort_keys=True, separators=(",", ":"))
-    assert obj["game"] == "flip_city" and obj["version"] == 1
+    assert obj["game"] == "flip_city" and obj["version"] == 2
     assert obj["params"] == DEFAULTS
+    # Version 2 (FC §7): discount is a number; the turn's played cards, Convenience Store and shuffle.
+    assert (obj["discount"], obj["played"], obj["store_played"], obj["shuffled"]) == (0, 0, False, False)
     assert obj["supply"] == [0, 0, 12, 0, 8, 0, 12, 0, 0, 0, 8, 0]
     assert obj["seats"][0] == {
         "best": 0,
@@ -457,10 +477,15 @@ BAD_EDITS = {
     "seat extra key": lambda o: o["seats"][0].update(hand=[]),
     "bool for int": lambda o: o.update(cash=False),
     "int for bool": lambda o: o.update(forced=0),
+    "bool discount": lambda o: o.update(discount=bool(o["discount"])),  # FC §7: an int since version 2
+    "bool played": lambda o: o.update(played=o["played"] > 0),
+    "int for store_played": lambda o: o.update(store_played=int(o["store_played"])),
+    "int for shuffled": lambda o: o.update(shuffled=int(o["shuffled"])),
     "float for int": lambda o: o.update(turn=1.0),
     "string for int": lambda o: o.update(points="3"),
     "wrong game": lambda o: o.update(game="flip_city_wilderness"),
-    "wrong version": lambda o: o.update(version=2),
+    "wrong version": lambda o: o.update(version=1),  # FC §7: version 1 had a boolean discount
+    "future version": lambda o: o.update(version=3),
     "bool version": lambda o: o.update(version=True),
     "wrong params": lambda o: o["params"].update(players=3),
     "params type": lambda o: o["params"].update(office=0),
@@ -516,8 +541,11 @@ def test_deserialize_rejects_inconsistent_phases():
     check(main=True)  # building fields outside build
     check(extra_buys=1)
     check(extra_flips=1)
-    check(discount=True)
+    check(discount=1)  # version 2: the fee reduction is a number
     check(phase="build", forced=True)
+    check(phase="build", shuffled=True)  # shuffled only in play
+    check(played=1)  # outside build, played is the play area's cards
+    check(store_played=True)  # no Convenience Store in the play area, none taken away
     check(winner=0)  # not over
     check(phase="over", cash=1)
     check(phase="over", points=1)
@@ -527,10 +555,11 @@ def test_deserialize_rejects_inconsistent_phases():
     play_area[0] = 1
     seats = json.loads(json.dumps(base["seats"]))
     seats[0]["deck_unknown"][0] -= 1
-    check(phase="over", play_area=play_area, seats=seats)
-    # The same play area is fine while playing.
-    obj = dict(base) | {"play_area": play_area, "seats": seats}
+    check(phase="over", play_area=play_area, seats=seats, played=1)
+    # The same play area is fine while playing (with its card counted as played, FC §7 version 2).
+    obj = dict(base) | {"play_area": play_area, "seats": seats, "played": 1}
     game.deserialize_state(json.dumps(obj))
+    check(play_area=play_area, seats=seats)  # ... but not with played = 0
     # A finished game with a winner is fine.
     game.deserialize_state(json.dumps(dict(base) | {"phase": "over", "winner": 1}))
 
@@ -760,7 +789,8 @@ def test_observation_layout_at_the_start():
     tops = {0: 10, 1: 0, 2: 4}
     for observer in range(3):
         obs = state.observation_tensor(observer)
-        assert obs.dtype == np.float32 and obs.shape == (37 * 3 + 42,)
+        cards = 9 * 3 + 40
+        assert obs.dtype == np.float32 and obs.shape == (37 * 3 + 42 + 3 * (12 * cards + 1) + 3,)
         for offset in range(3):
             seat = (observer + offset) % 3
             block = obs[36 * offset : 36 * offset + 36]
@@ -779,6 +809,16 @@ def test_observation_layout_at_the_start():
         assert list(rest[27:37]) == [0, 0, 0, 2, 0, 0, 0, 0, 0, 0]
         assert list(rest[37:40]) == [1, 0, 0]  # phase play
         assert list(rest[40:45]) == [0] * 5  # no pending step
+        # FC §6 deck-order block: per seat C slots of 12 (the known cards, top first), then its best.
+        order = obs[153:]
+        for offset in range(3):
+            seat = (observer + offset) % 3
+            block = order[(12 * cards + 1) * offset : (12 * cards + 1) * (offset + 1)]
+            top = [0] * 12
+            top[tops[seat]] = 1
+            assert list(block[:12]) == top  # only the top card is known
+            assert not block[12:].any()  # no other known card, best 0
+        assert list(order[3 * (12 * cards + 1) :]) == [0, 0, 0]  # played, store_played, shuffled
     assert state.information_state_string(1) == "seat=1 history=10,0,4"
     assert game.new_initial_state().information_state_string(0) == "seat=0 history="
 

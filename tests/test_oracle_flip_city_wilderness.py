@@ -31,20 +31,30 @@ FC_DEFAULTS = {
     "max_turns": 100,
     "apartment_unhappiness": 1,
     "hospital_cash": 1,
-    "mall_recycle": True,
-    "station_recycle": True,
+    "mall_recycle": False,
+    "station_recycle": False,
 }
+# §1: the printed card text's defaults (Trailer Park with no cash, a Water Reservoir's both fragments, the
+# Archaeology Site's 20-for-3 as a Building-phase recycle).
 EXTENSION_DEFAULTS = {
     "colours": "cost",
-    "trailer_cash": 1,
+    "trailer_cash": 0,
     "resort_unhappiness": 0,
     "logging_text": "proposed",
     "interchange_cash": 1,
     "airport_points": 2,
     "reservoir_points": 2,
-    "reservoir_recycle": "limit",
+    "reservoir_recycle": "both",
+    "dig": "recycle",
 }
-WILDERNESS_DEFAULTS = {**FC_DEFAULTS, **EXTENSION_DEFAULTS, "supply": "log+market+wind+camp"}
+# FC interp. 20 and 14: in flip_city listed only when not default; flip_city_wilderness lists every key.
+RULE_DEFAULTS = {"stop_before_play": False, "station_stack": True}
+WILDERNESS_DEFAULTS = {
+    **FC_DEFAULTS,
+    **RULE_DEFAULTS,
+    **EXTENSION_DEFAULTS,
+    "supply": "log+market+wind+camp",
+}
 
 # A spread of games in the family layout (short max_turns keeps the suite quick).
 GAME_STRINGS = [
@@ -105,16 +115,18 @@ def test_wilderness_defaults():
     assert game.name == WILDERNESS
     assert game.params == WILDERNESS_DEFAULTS
     assert str(game) == (
-        "flip_city_wilderness(airport_points=2,apartment_unhappiness=1,colours=cost,hospital_cash=1,"
-        "interchange_cash=1,logging_text=proposed,mall_recycle=true,max_turns=100,office=false,players=2,"
-        "reservoir_points=2,reservoir_recycle=limit,resort_unhappiness=0,station_recycle=true,"
-        "supply=log+market+wind+camp,trailer_cash=1)"
+        "flip_city_wilderness(airport_points=2,apartment_unhappiness=1,colours=cost,dig=recycle,"
+        "hospital_cash=1,interchange_cash=1,logging_text=proposed,mall_recycle=false,max_turns=100,"
+        "office=false,players=2,reservoir_points=2,reservoir_recycle=both,resort_unhappiness=0,"
+        "station_recycle=false,station_stack=true,stop_before_play=false,supply=log+market+wind+camp,"
+        "trailer_cash=0)"
     )
     assert str(oracle.make(str(game))) == str(game)
     assert game.num_distinct_actions() == 19 + 6 * F == 151
     assert game.max_chance_outcomes() == 22
-    assert game.observation_shape() == (91 * 2 + 90,)
     cards = 9 * 2 + 40
+    # §6: 91 x players + 90, then FC §6's deck-order block with F = 22.
+    assert game.observation_shape() == (91 * 2 + 90 + 2 * (F * cards + 1) + 3,)
     assert game.max_game_length() == 2 + 100 * 2 * (40 * cards + 16)
 
 
@@ -122,7 +134,9 @@ def test_wilderness_defaults():
 def test_sizes_per_players(players):
     game = oracle.make(WILDERNESS, players=players)
     supply = 16 if players == 1 else 40
-    assert game.observation_shape() == ((4 * F + 3) * players + 3 * F + 24,)
+    cards = 9 * players + supply
+    order = players * (F * cards + 1) + 3  # §6: the deck-order block of FC §6 with F = 22
+    assert game.observation_shape() == ((4 * F + 3) * players + 3 * F + 24 + order,)
     assert game.max_game_length() == players + 100 * players * (40 * (9 * players + supply) + 16)
     state = game.new_initial_state()
     assert state.observation_tensor(0).shape == game.observation_shape()
@@ -136,19 +150,23 @@ def test_sizes_per_players(players):
         {"supply": "hosp+CS+fac+park"},
         {
             "supply": "cs+park+hosp+fac",
-            "trailer_cash": 1,
+            "trailer_cash": 0,
             "logging_text": "proposed",
-            "reservoir_recycle": "limit",
+            "reservoir_recycle": "both",
+            "dig": "recycle",
+            "stop_before_play": False,
+            "station_stack": True,
         },
     ],
 )
 def test_flip_city_defaults_are_unchanged(given):
-    """§1 compatibility: flip_city keeps its seven keys, its game string and FC §5-§7 sizes."""
+    """§1 compatibility: flip_city keeps its seven keys, its game string and FC §5-§7 sizes (keys given at
+    their defaults, §1 and FC §1, are not listed)."""
     game = oracle.make("flip_city", **given)
     assert game.params == FC_DEFAULTS
     assert str(game) == str(oracle.make("flip_city"))
     assert game.num_distinct_actions() == 78 and game.max_chance_outcomes() == 12
-    assert game.observation_shape() == (37 * 2 + 42,)
+    assert game.observation_shape() == (37 * 2 + 42 + 2 * (12 * 58 + 1) + 3,)  # FC §6, C = 58
     obj = json.loads(game.new_initial_state().serialize())
     assert "deck_bottom" not in obj["seats"][0] and "chosen" not in obj and len(obj["supply"]) == 12
 
@@ -161,8 +179,11 @@ def test_flip_city_office_through_the_supply():
 
 
 def test_flip_city_extension_keys_listed_when_not_default():
-    game = oracle.make("flip_city", supply="park+cs+camp+market+wind", trailer_cash=0)
-    assert game.params == dict(FC_DEFAULTS, supply="cs+park+market+wind+camp", trailer_cash=0)
+    game = oracle.make("flip_city", supply="park+cs+camp+market+wind", trailer_cash=1)  # default 0 (W 2)
+    assert game.params == dict(FC_DEFAULTS, supply="cs+park+market+wind+camp", trailer_cash=1)
+    assert oracle.make("flip_city", supply="cs+park+market+wind+camp", trailer_cash=0).params == dict(
+        FC_DEFAULTS, supply="cs+park+market+wind+camp"
+    )
     assert game.num_distinct_actions() == 151  # §2.2: a Wilderness pile puts it in the family layout
     base = oracle.make("flip_city", supply="cs+hosp+fac", reservoir_points=3)
     assert base.params == dict(FC_DEFAULTS, supply="cs+hosp+fac", reservoir_points=3)
@@ -458,7 +479,20 @@ def test_observation_layout_at_the_start():
     assert list(scalars) == [0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]
     phase = tensor[2 * block + 3 * F + 2 + 12 :][:3]
     assert list(phase) == [1, 0, 0]
-    assert tensor.shape == (2 * block + 3 * F + 2 + 12 + 3 + 9 + 2,)
+    base = 2 * block + 3 * F + 2 + 12 + 3 + 9 + 2
+    cards = 9 * 2 + 40
+    seat_order = F * cards + 1  # FC §6 deck-order block, F = 22: C slots, then the seat's best
+    assert tensor.shape == (base + 2 * seat_order + 3,)
+    assert not tensor[base:].any()  # no card of any deck is known yet; best, played, store_played, shuffled 0
+    tops = []
+    for _ in range(2):  # reveal each seat's top card
+        tops.append(state.legal_actions()[-1])
+        state.apply_action(tops[-1])
+    for observer in range(2):
+        order = state.observation_tensor(observer)[base:]
+        for offset in range(2):
+            slots = order[seat_order * offset : seat_order * (offset + 1)]
+            assert list(np.flatnonzero(slots)) == [tops[(observer + offset) % 2]]  # slot 0: the top card
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -503,7 +537,7 @@ BAD_EDITS = {
     "pending market in play": lambda o: o.update(pending="market", phase="play"),
     "pending airport in build": lambda o: o.update(pending="airport", phase="build", main=True),
     "unknown pending": lambda o: o.update(pending="give_trailer"),
-    "params differ": lambda o: o["params"].update(trailer_cash=0),
+    "params differ": lambda o: o["params"].update(trailer_cash=1),  # the game's is the default 0
     "params word type": lambda o: o["params"].update(supply=["log"]),
     "game id": lambda o: o.update(game="flip_city"),
     "conservation": lambda o: o["seats"][0]["discard"].__setitem__(17, o["seats"][0]["discard"][17] + 1),
