@@ -226,7 +226,8 @@ class FlipCityGame:
         return self.players + self.max_turns * self.players * (per_card * self.num_cards() + 16)
 
     def observation_shape(self) -> tuple[int, ...]:
-        """FC §6 ``(37 x players + 42,)``; family layout (§6): ``((4F + 3) x players + 3F + 24,)``."""
+        """FC §6 ``(37 x players + 42 + order,)``; family layout (§6): ``((4F + 3) x players + 3F + 24 +
+        order,)``, where ``order = players x (C x F + 1) + 3`` is the deck-order block (C cards, F faces)."""
         F = self.num_faces
         # The deck-order block (FC §6): per seat C slots of F values and its best; played, store_played,
         # shuffled.
