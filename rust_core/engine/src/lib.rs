@@ -12,6 +12,7 @@ pub mod error;
 pub mod games;
 pub mod json;
 pub mod notation;
+pub mod outcome;
 pub mod params;
 pub mod playout;
 pub mod registry;

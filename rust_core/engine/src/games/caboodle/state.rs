@@ -647,18 +647,12 @@ impl State for CaboodleState {
     }
 
     fn returns(&self, out: &mut [f64]) {
-        let n = self.n();
-        out.iter_mut().for_each(|o| *o = 0.0);
-        if self.phase != Phase::Over {
-            return;
-        }
-        let best = self.scores[..n].iter().copied().max().unwrap_or(0);
-        let winners = self.scores[..n].iter().filter(|&&s| s == best).count();
-        for s in 0..n {
-            if self.scores[s] == best {
-                out[s] = 1.0 / winners as f64;
-            }
-        }
+        let n = if self.phase == Phase::Over {
+            self.n()
+        } else {
+            0
+        };
+        crate::outcome::share_the_win(out, n, |s| self.scores[s] as i64);
     }
 
     fn scores(&self, out: &mut [f64]) {

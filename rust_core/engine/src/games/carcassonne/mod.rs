@@ -269,18 +269,12 @@ impl State for Box<CarcassonneState> {
         notation::string_to_action(self, text)
     }
     fn returns(&self, out: &mut [f64]) {
-        out.iter_mut().for_each(|v| *v = 0.0);
-        if self.phase != Phase::Over {
-            return;
-        }
-        let n = self.n();
-        let best = self.scores[..n].iter().max().copied().unwrap_or(0);
-        let winners = self.scores[..n].iter().filter(|&&s| s == best).count();
-        for s in 0..n.min(out.len()) {
-            if self.scores[s] == best {
-                out[s] = 1.0 / winners as f64;
-            }
-        }
+        let n = if self.phase == Phase::Over {
+            self.n()
+        } else {
+            0
+        };
+        crate::outcome::share_the_win(out, n, |s| self.scores[s] as i64);
     }
     fn scores(&self, out: &mut [f64]) {
         for (s, o) in out.iter_mut().enumerate().take(self.n()) {
@@ -312,18 +306,9 @@ impl State for Box<CarcassonneState> {
         let n = self.n();
         let extra = self.end_points();
         let mut v = [0f64; state::MAX_PLAYERS];
-        let mut best = f64::MIN;
         for s in 0..n {
             v[s] = (self.scores[s] + extra[s]) as f64 + 0.5 * self.supply[s] as f64;
-            best = best.max(v[s]);
         }
-        let mut total = 0.0;
-        for s in 0..n {
-            v[s] = ((v[s] - best) / 8.0).exp();
-            total += v[s];
-        }
-        for s in 0..n.min(out.len()) {
-            out[s] = v[s] / total;
-        }
+        crate::outcome::softmax_shares(out, &v[..n], 8.0);
     }
 }

@@ -553,20 +553,12 @@ impl State for LineItState {
     }
 
     fn returns(&self, out: &mut [f64]) {
-        let n = self.n();
-        for o in out.iter_mut() {
-            *o = 0.0;
-        }
-        if self.phase != Phase::Over {
-            return;
-        }
-        let best = (0..n).map(|s| self.seats[s].score()).max().unwrap_or(0);
-        let winners = (0..n).filter(|&s| self.seats[s].score() == best).count();
-        for s in 0..n.min(out.len()) {
-            if self.seats[s].score() == best {
-                out[s] = 1.0 / winners as f64;
-            }
-        }
+        let n = if self.phase == Phase::Over {
+            self.n()
+        } else {
+            0
+        };
+        crate::outcome::share_the_win(out, n, |s| self.seats[s].score() as i64);
     }
 
     fn scores(&self, out: &mut [f64]) {
@@ -613,14 +605,6 @@ impl State for LineItState {
         for (s, v) in x.iter_mut().enumerate().take(n) {
             *v = self.projected(s);
         }
-        let best = x[..n].iter().copied().fold(f64::MIN, f64::max);
-        let mut sum = 0.0;
-        for v in x[..n].iter_mut() {
-            *v = ((*v - best) / TEMPERATURE).exp();
-            sum += *v;
-        }
-        for (o, v) in out.iter_mut().zip(&x[..n]) {
-            *o = v / sum;
-        }
+        crate::outcome::softmax_shares(out, &x[..n], TEMPERATURE);
     }
 }
