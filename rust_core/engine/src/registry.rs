@@ -5,8 +5,8 @@
 //! (`FlipCity`, the base layout of `flip_city`; `FlipFamily`, every game with Wilderness cards), and
 //! `AnyGame::new` picks the layout from the parameters.
 
-use crate::games::carcassonne::{self, CarcassonneGame, CarcassonneState};
 use crate::games::caboodle::{self, CaboodleGame, CaboodleState};
+use crate::games::carcassonne::{self, CarcassonneGame, CarcassonneState};
 use crate::games::flip_city::{self, Configured, FlipCityGame, FlipCityState};
 use crate::games::flip_city::{FlipFamilyGame, FlipFamilyState};
 use crate::games::flip_pick_towers::{self, FlipPickTowersGame, FlipPickTowersState};
