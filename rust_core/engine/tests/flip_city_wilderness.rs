@@ -102,7 +102,9 @@ fn counts(faces: &[usize]) -> Value {
 
 /// A position: the initial state of `game` with every deck emptied, then `edit` places what the scenario
 /// needs; every card not placed goes to `removed` (a wilderness game has Farmer's Market cards, so removal
-/// is possible in any player count, W 8), where it changes nothing.
+/// is possible in any player count, W 8), where it changes nothing. `played`, `store_played` and
+/// `shuffled` are derived from the play area unless `edit` sets them (FC §7: outside the Building phase
+/// `played` is the play area's card count, `store_played` whether a Convenience Store is there).
 fn position(game: &AnyGame, edit: impl FnOnce(&mut Value)) -> AnyState {
     let initial = json_of(&game.new_initial_state());
     let mut totals = [0i64; F];
@@ -119,7 +121,25 @@ fn position(game: &AnyGame, edit: impl FnOnce(&mut Value)) -> AnyState {
     for seat in v["seats"].as_array_mut().unwrap() {
         seat["deck_unknown"] = counts(&[]);
     }
+    for key in ["played", "store_played", "shuffled"] {
+        v[key] = Value::Null;
+    }
     edit(&mut v);
+    let table: Vec<u64> = v["play_area"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_u64().unwrap())
+        .collect();
+    if v["played"].is_null() {
+        v["played"] = json!(table.iter().sum::<u64>());
+    }
+    if v["store_played"].is_null() {
+        v["store_played"] = json!(table[CS] > 0);
+    }
+    if v["shuffled"].is_null() {
+        v["shuffled"] = json!(false);
+    }
     let mut seen = [0i64; F];
     for seat in v["seats"].as_array().unwrap() {
         for key in ["deck_unknown", "discard"] {
@@ -201,14 +221,33 @@ fn check_state(game: &AnyGame, state: &AnyState, history: &[u32]) {
 #[test]
 fn parameters_normalise_as_the_contract_says() {
     let g = wild("");
-    assert_eq!(g.params().len(), 16);
+    // W §1: the nineteen keys of the table (FC's nine, `stop_before_play` and `station_stack` among them,
+    // and the ten extension keys, `dig` among them).
+    assert_eq!(g.params().len(), 19);
+    for (key, value) in [
+        ("stop_before_play", ParamValue::Bool(false)),
+        ("station_stack", ParamValue::Bool(true)),
+        ("dig", ParamValue::Str("recycle".into())),
+        ("trailer_cash", ParamValue::Int(0)),
+        ("mall_recycle", ParamValue::Bool(false)),
+        ("station_recycle", ParamValue::Bool(false)),
+        ("reservoir_recycle", ParamValue::Str("both".into())),
+    ] {
+        assert_eq!(g.params()[key], value, "{key}");
+    }
     assert_eq!(
         g.params()["supply"],
         ParamValue::Str("log+market+wind+camp".into())
     );
     assert_eq!(g.num_distinct_actions(), 151);
     assert_eq!(g.max_chance_outcomes(), 22);
-    assert_eq!(g.observation_shape(), vec![91 * 2 + 90]);
+    // W §6: (4F + 3) x players + 3F + 24, then the deck-order block: per seat C slots of F values and the
+    // best, and `played`, `store_played`, `shuffled`; C = 9 x players + the supply (W §2.3).
+    let c = 9 * 2 + (12 + 12 + 8 + 8);
+    assert_eq!(
+        g.observation_shape(),
+        vec![91 * 2 + 90 + 2 * (F * c + 1) + 3]
+    );
 
     // flip_city keeps its seven keys whenever the extension keys are at their defaults.
     let base = make("flip_city", "");
@@ -241,10 +280,25 @@ fn parameters_normalise_as_the_contract_says() {
         let again = AnyGame::new(game.id(), game.params()).unwrap();
         assert_eq!(again.params(), game.params());
     }
-    // An extension key away from its default shows in flip_city's params, and keeps the base layout.
-    let b = make("flip_city", "trailer_cash=0,colours=size");
+    // An extension key away from its default shows in flip_city's params, and keeps the base layout
+    // (the default `trailer_cash` is now 0, the printed card, W 2: so 1 is the key away from it).
+    let b = make("flip_city", "trailer_cash=1,colours=size");
     assert_eq!(b.params().len(), 9);
     assert_eq!(b.num_distinct_actions(), 78);
+    // The two new FC keys show only when they differ from their defaults (FC §1), and keep the base layout.
+    assert_eq!(
+        make(
+            "flip_city",
+            "stop_before_play=false,station_stack=true,dig=recycle"
+        )
+        .params(),
+        base.params()
+    );
+    let h = make("flip_city", "stop_before_play=true,station_stack=false");
+    assert_eq!(h.params().len(), 9);
+    assert_eq!(h.params()["stop_before_play"], ParamValue::Bool(true));
+    assert_eq!(h.params()["station_stack"], ParamValue::Bool(false));
+    assert_eq!(h.num_distinct_actions(), 78);
 }
 
 #[test]
@@ -297,9 +351,26 @@ fn base_layout_is_unchanged() {
     let g = make("flip_city", "");
     assert_eq!(g.num_distinct_actions(), 78);
     assert_eq!(g.max_chance_outcomes(), 12);
-    assert_eq!(g.observation_shape(), vec![37 * 2 + 42]);
+    // FC §6: 37 x players + 42, then the deck-order block (per seat C slots of 12 values and the best) and
+    // `played`, `store_played`, `shuffled`; C = 9 x players + the supply (FC §5).
+    let c = 9 * 2 + (12 + 12 + 8 + 8);
+    assert_eq!(
+        g.observation_shape(),
+        vec![37 * 2 + 42 + 2 * (12 * c + 1) + 3]
+    );
     let v = json_of(&g.new_initial_state());
-    assert_eq!(v.as_object().unwrap().len(), 22);
+    // FC §7, version 2: the 22 keys of version 1 and `played`, `store_played`, `shuffled`.
+    assert_eq!(v.as_object().unwrap().len(), 25);
+    assert_eq!(v["version"], 2);
+    assert_eq!(
+        (
+            &v["played"],
+            &v["store_played"],
+            &v["shuffled"],
+            &v["discount"]
+        ),
+        (&json!(0), &json!(false), &json!(false), &json!(0))
+    );
     assert_eq!(v["seats"][0].as_object().unwrap().len(), 4);
     assert_eq!(v["params"].as_object().unwrap().len(), 7);
     assert_eq!(v["supply"], json!([0, 0, 12, 0, 8, 0, 12, 0, 0, 0, 8, 0]));
@@ -310,16 +381,16 @@ fn base_layout_is_unchanged() {
 
 // ----- random games -------------------------------------------------------------------------------------
 
-const VARIANTS: [(&str, &str); 14] = [
+const VARIANTS: [(&str, &str); 15] = [
     ("flip_city_wilderness", ""),
     ("flip_city_wilderness", "players=1"),
     ("flip_city_wilderness", "players=3,max_turns=15"),
     ("flip_city_wilderness", "players=4,max_turns=10"),
-    ("flip_city_wilderness", "logging_text=printed,reservoir_recycle=both"),
+    ("flip_city_wilderness", "logging_text=printed,reservoir_recycle=limit"),
     ("flip_city_wilderness", "players=1,logging_text=printed,reservoir_recycle=cash"),
     (
         "flip_city_wilderness",
-        "trailer_cash=0,resort_unhappiness=1,interchange_cash=0,airport_points=3,reservoir_points=3",
+        "trailer_cash=1,resort_unhappiness=1,interchange_cash=0,airport_points=3,reservoir_points=3",
     ),
     ("flip_city_wilderness", "supply=cs+park+hosp+fac,max_turns=30"),
     ("flip_city", "supply=cs+park+market+wind+camp"),
@@ -331,6 +402,11 @@ const VARIANTS: [(&str, &str); 14] = [
     ),
     ("flip_city", "supply=park+hosp+off+fac+log,colours=cost,players=1"),
     ("flip_city", "supply=cs+hosp+wind+camp,colours=size,apartment_unhappiness=0"),
+    // The house and former readings away from the defaults (FC interp. 5, 14, 20; W 7).
+    (
+        "flip_city",
+        "supply=park+hosp+off+fac+log,dig=played,stop_before_play=true,station_stack=false,mall_recycle=true,station_recycle=true,players=3,max_turns=20",
+    ),
 ];
 
 #[test]
@@ -429,7 +505,7 @@ fn a_trailer_park_on_top_must_be_played_but_recycling_comes_first() {
         v["seats"][0]["discard"] = counts(&[RESERVOIR]);
         v["play_area"] = counts(&[TRAILER, TRAILER]);
         v["unhappiness"] = json!(2);
-        v["cash"] = json!(2);
+        v["cash"] = json!(0); // two Trailer Parks played: no cash as printed (W 2, `trailer_cash = 0`)
     });
     assert_eq!(legal(&s), vec![PLAY, recycle(RESERVOIR)]);
     // At the limit: playing it goes over, and the turn ends at once (A.3).
@@ -438,12 +514,15 @@ fn a_trailer_park_on_top_must_be_played_but_recycling_comes_first() {
     let v = json_of(&over);
     assert_eq!(v["current"], 1);
     assert_eq!(v["seats"][0]["discard"][TRAILER], 3);
-    // The Water Reservoir recycled first raises the limit (A.3 note, W 13 `limit`).
+    // The Water Reservoir recycled first raises the limit (A.3 note; W 13 default `both`: the limit and
+    // 3 flip-only cash).
     apply(&mut s, &[recycle(RESERVOIR), PLAY]);
     let v = json_of(&s);
     assert_eq!(v["current"], 0);
     assert_eq!(v["unhappiness"], 3);
     assert_eq!(v["limit_bonus"], 1);
+    assert_eq!(v["flip_cash"], 3);
+    assert_eq!(v["cash"], 0);
     assert_eq!(v["seats"][0]["discard"][CAMP], 1);
 }
 
@@ -587,7 +666,8 @@ fn logging_site_as_printed() {
         v["seats"][0]["discard"] = counts(&[LOGGING, ARCH]);
         v["cash"] = json!(19);
     });
-    // The Logging Site recycles to the bottom as an Archaeology Site; the Archaeology Site needs 20 cash.
+    // The Logging Site recycles to the bottom as an Archaeology Site; the Archaeology Site has no Play Cards
+    // phase recycle (W 7, W §4.2: its "Pay 20 cash to gain 3 points" is a Building-phase recycle).
     assert_eq!(legal(&s), vec![PLAY, recycle(LOGGING)]);
     apply(&mut s, &[recycle(LOGGING)]);
     assert_eq!(json_of(&s)["seats"][0]["deck_bottom"], json!([ARCH]));
@@ -595,13 +675,22 @@ fn logging_site_as_printed() {
         v["seats"][0]["discard"] = counts(&[ARCH]);
         v["cash"] = json!(21);
     });
-    apply(&mut s, &[recycle(ARCH)]);
+    assert!(!legal(&s).contains(&recycle(ARCH))); // not during Play Cards, even with 20 cash
+    apply(&mut s, &[STOP, recycle(ARCH)]);
     let v = json_of(&s);
     assert_eq!(
         (v["cash"].clone(), v["points"].clone()),
         (json!(1), json!(3))
     );
     assert_eq!(v["seats"][0]["discard"], counts(&[LOGGING]));
+    assert_eq!(v["main"], true); // not the Building action (W 7)
+                                 // The Archaeology Site needs 20 cash.
+    let mut s = position(&game, |v| {
+        v["seats"][0]["discard"] = counts(&[ARCH]);
+        v["cash"] = json!(19);
+    });
+    apply(&mut s, &[STOP]);
+    assert!(!legal(&s).contains(&recycle(ARCH)));
     // No fee on the Logging Site, fee 2 on the Archaeology Site; no excavate.
     let mut s = position(&game, |v| {
         v["seats"][0]["discard"] = counts(&[LOGGING, ARCH]);
@@ -613,11 +702,13 @@ fn logging_site_as_printed() {
     let l = legal(&s);
     assert!(l.contains(&flip(ARCH)) && !l.contains(&flip(LOGGING)));
     assert!(!l.contains(&develop(LOGGING)) && !l.contains(&EXCAVATE));
+    assert!(l.contains(&recycle(ARCH))); // the discard pile's site, 30 cash (W 7)
 }
 
+/// W 7, `dig = played` (the former reading, now named): once per Archaeology Site played, `excavate`.
 #[test]
 fn archaeology_site_twenty_cash_for_three_points_wins() {
-    let game = wild("");
+    let game = wild("dig=played");
     let mut s = position(&game, |v| {
         v["play_area"] = counts(&[ARCH, AIRPORT, AIRPORT, TRAILER]);
         v["cash"] = json!(24);
@@ -648,6 +739,61 @@ fn archaeology_site_twenty_cash_for_three_points_wins() {
     let mut r = [0.0; 2];
     s.returns(&mut r);
     assert_eq!(r, [1.0, 0.0]);
+}
+
+/// W 7, `dig = recycle` (default): "Recycle Ability: Pay 20 cash to gain 3 points" is a Building-phase
+/// recycle of an Archaeology Site in the discard pile, once per site there, not the Building action.
+#[test]
+fn archaeology_site_twenty_cash_for_three_points_is_a_building_phase_recycle() {
+    let game = wild("");
+    let mut s = position(&game, |v| {
+        v["seats"][0]["discard"] = counts(&[ARCH]);
+        v["play_area"] = counts(&[AIRPORT, AIRPORT, TRAILER]);
+        v["cash"] = json!(24);
+        v["points"] = json!(4);
+        v["unhappiness"] = json!(1);
+    });
+    // During Play Cards the site's recycle is the other one (`logging_text = proposed`, W 5): to the bottom
+    // of the deck, no cash paid, no points.
+    let mut early = s.clone();
+    apply(&mut early, &[recycle(ARCH)]);
+    let v = json_of(&early);
+    assert_eq!((&v["cash"], &v["points"]), (&json!(24), &json!(4)));
+    assert_eq!(v["seats"][0]["deck_known"], json!([LOGGING]));
+    apply(&mut s, &[STOP]);
+    assert_eq!(json_of(&s)["digs"], 0);
+    assert!(legal(&s).contains(&recycle(ARCH)) && !legal(&s).contains(&EXCAVATE));
+    // After the Building action too: the recycle is not the action.
+    apply(&mut s, &[buy(LOGGING), recycle(ARCH)]);
+    let v = json_of(&s);
+    assert_eq!(
+        (v["cash"].clone(), v["points"].clone()),
+        (json!(2), json!(7))
+    );
+    assert_eq!(v["seats"][0]["discard"], counts(&[LOGGING, LOGGING]));
+    assert!(!legal(&s).contains(&recycle(ARCH)));
+    apply(&mut s, &[END]);
+    assert!(!s.is_terminal()); // 7 points do not win
+                               // Two sites in the discard pile: two recycles, and 8 points win.
+    let mut s = position(&game, |v| {
+        v["seats"][0]["discard"] = counts(&[ARCH, ARCH]);
+        v["play_area"] = counts(&[AIRPORT]);
+        v["cash"] = json!(40);
+        v["points"] = json!(2);
+    });
+    apply(&mut s, &[STOP, recycle(ARCH), recycle(ARCH), END]);
+    assert!(s.is_terminal());
+    let mut r = [0.0; 2];
+    s.returns(&mut r);
+    assert_eq!(r, [1.0, 0.0]);
+    // A played site gives nothing under this reading.
+    let mut s = position(&game, |v| {
+        v["play_area"] = counts(&[ARCH]);
+        v["cash"] = json!(25);
+    });
+    apply(&mut s, &[STOP]);
+    let l = legal(&s);
+    assert!(!l.contains(&recycle(ARCH)) && !l.contains(&EXCAVATE));
 }
 
 #[test]
@@ -913,6 +1059,28 @@ fn inconsistent_family_states_are_refused() {
             }),
         ),
         ("a game id", Box::new(|v| v["game"] = json!("flip_city"))),
+        // FC §7, version 2.
+        ("version 1", Box::new(|v| v["version"] = json!(1))),
+        (
+            "discount a bool",
+            Box::new(|v| v["discount"] = json!(false)),
+        ),
+        (
+            "played with nothing on the table",
+            Box::new(|v| v["played"] = json!(1)),
+        ),
+        ("played a bool", Box::new(|v| v["played"] = json!(false))),
+        (
+            "store_played with no Convenience Store",
+            Box::new(|v| v["store_played"] = json!(true)),
+        ),
+        ("shuffled an int", Box::new(|v| v["shuffled"] = json!(0))),
+        (
+            "missing key played",
+            Box::new(|v| {
+                v.as_object_mut().unwrap().remove("played");
+            }),
+        ),
     ];
     for (what, edit) in edits {
         let mut v = good.clone();
