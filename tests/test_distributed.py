@@ -32,7 +32,9 @@ def ray_local(tmp_path_factory):
     fault_dir = tmp_path_factory.mktemp("fault")
     # The workers inherit the environment of the Ray started here: the fault hook's directory.
     os.environ["MEEPLEX_FAULT_DIR"] = str(fault_dir)
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    ray.init(
+        address="local", num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False
+    )
     try:
         yield fault_dir
     finally:
@@ -101,7 +103,7 @@ def test_arena_prints_ratings_and_games_per_agent(tmp_path, capsys):
     assert sum(result["agent_games"]) == 24
     assert len(result["rating_mu"]) == len(result["rating_sigma"]) == 4
     out = capsys.readouterr().out
-    assert "rating μ ± σ" in out and "a schedule of 12 seatings" in out
+    assert "ratings (OpenSkill, Plackett-Luce)" in out and "a schedule of 12 seatings" in out
 
 
 def test_policy_is_the_search_of_step():

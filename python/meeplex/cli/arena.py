@@ -332,13 +332,12 @@ def print_arena(result: ArenaResult, console: Console, how: str = "1 job") -> No
     console.print(f"arena: {n} games of [bold]{escape(title)}[/], seed {result.seed}", soft_wrap=True)
     several = len(result.agents) > result.seats  # then agents play different numbers of games
     agents = Table()
-    agents.add_column("agent")
+    agents.add_column("agent", overflow="fold")
     columns = (["games"] if several else []) + [
         "wins",
         "win rate",
         "95% CI (Wilson)",
         "mean score",
-        "rating μ ± σ",
     ]
     for column in columns:
         agents.add_column(column, justify="right", no_wrap=True)
@@ -353,13 +352,28 @@ def print_arena(result: ArenaResult, console: Console, how: str = "1 job") -> No
             _share(result.agent_wins[k], played),
             interval,
             f"{mean_score:.2f}",
-            f"{result.rating_mu[k]:.1f} ± {result.rating_sigma[k]:.1f}",
         ]
         agents.add_row(*row)
     blank = [""] * (len(columns) - 2 - (1 if several else 0))
     no_winner = ([""] if several else []) + [str(result.no_winner), _share(result.no_winner, n)] + blank
     agents.add_row("no winner", *no_winner, style="dim")
     console.print(agents)
+
+    ratings = Table(title="ratings (OpenSkill, Plackett-Luce)", title_justify="left")
+    ratings.add_column("agent")
+    for column in ("rating μ", "uncertainty σ", "μ - 3σ", "rank"):
+        ratings.add_column(column, justify="right", no_wrap=True)
+    order = sorted(range(len(result.agents)), key=lambda k: (-result.ordinal(k), k))
+    rank = {agent: place + 1 for place, agent in enumerate(order)}
+    for k, label in enumerate(_labels(result.agents)):
+        ratings.add_row(
+            escape(label),
+            f"{result.rating_mu[k]:.2f}",
+            f"{result.rating_sigma[k]:.2f}",
+            f"{result.ordinal(k):.2f}",
+            str(rank[k]),
+        )
+    console.print(ratings)
 
     seats = Table(title="wins by seat", title_justify="left")
     for column in ("seat", "wins", "win rate"):

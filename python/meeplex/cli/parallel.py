@@ -102,9 +102,12 @@ def open_backend(name: str, jobs: int | None, address: str | None) -> Backend:
     if address is not None:
         _check_reachable(address)
     if not ray.is_initialized():
+        # Ray's C++ core logs its connection retries as warnings on stderr: only errors, and ours on one line.
+        os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")
         try:
             ray.init(
-                address=address,
+                # "local" always starts a new Ray: without it, ray.init() joins any cluster it finds here.
+                address=address if address is not None else "local",
                 num_cpus=None if address is not None else jobs,
                 include_dashboard=False,
                 logging_level=logging.ERROR,
@@ -222,7 +225,7 @@ def _execute_pool(
     pending: dict[Future[Any], Task] = {}
     retry: list[Task] = []
     losses: dict[int, int] = {}
-    exhausted = False
+    exhausted = finished = False
     try:
         while True:
             while len(pending) < limit and (retry or not exhausted):
@@ -244,6 +247,7 @@ def _execute_pool(
                     pool.shutdown(wait=False, cancel_futures=True)
                     pool = _new_pool(backend.jobs)
                     continue
+                finished = True
                 return
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             broken = False
@@ -268,7 +272,8 @@ def _execute_pool(
                 backend.retries += 1
                 pool = _new_pool(backend.jobs)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        # After an interrupt, or a consumer that has seen enough, do not wait for the tasks still running.
+        pool.shutdown(wait=finished, cancel_futures=True)
 
 
 def _lost(task: Task, losses: dict[int, int]) -> None:
@@ -320,6 +325,11 @@ def _execute_ray(
             ray.cancel(ref, force=True)
 
 
+def noop(value: int) -> int:
+    """A task that does nothing: what ``benches/bench_distributed.py`` times to measure the cost of a task."""
+    return value
+
+
 def in_order(results: Iterable[tuple[int, Any]], first: int = 0) -> Iterator[tuple[int, Any]]:
     """Hold results back until every earlier key is in: ``(key, result)`` for keys first, first+1, ..."""
     waiting: dict[int, Any] = {}
@@ -331,4 +341,4 @@ def in_order(results: Iterable[tuple[int, Any]], first: int = 0) -> Iterator[tup
             next_key += 1
 
 
-__all__ = ["BACKENDS", "Backend", "execute", "fault_point", "in_order", "open_backend"]
+__all__ = ["BACKENDS", "Backend", "execute", "fault_point", "in_order", "noop", "open_backend"]
