@@ -26,7 +26,15 @@ import meeplex
 from meeplex._params import game_string
 from meeplex.agents import make_agent, resolve_chance
 
-from .common import CliError, agent_seed, chance_seed, derive_seed, game_for_seats, progress_bar
+from .common import (
+    CliError,
+    agent_seed,
+    chance_seed,
+    derive_seed,
+    game_for_seats,
+    progress_bar,
+    short_game_string,
+)
 from .parallel import Task, execute, fault_point, open_backend
 
 FORMAT = "meeplex-selfplay/1"
@@ -243,7 +251,8 @@ def cmd_selfplay(args: argparse.Namespace, console: Console) -> int:
         backend.close()
     done = skipped + finished
     console.print(
-        f"selfplay: {escape(text)}, agent {escape(args.agent)}, seed {args.seed}: {done} of {shards} shards"
+        f"selfplay: {escape(short_game_string(game))}, agent {escape(args.agent)}, seed {args.seed}:"
+        f" {done} of {shards} shards"
         f" in {escape(str(directory))} ({finished} written now with {backend.describe()}, {decisions}"
         f" decisions; {skipped} already there)",
         soft_wrap=True,
