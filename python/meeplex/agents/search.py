@@ -8,6 +8,9 @@ to move, so it never looks at facts that seat cannot know.
 
 from __future__ import annotations
 
+import numpy as np
+import numpy.typing as npt
+
 from .. import _core
 
 
@@ -29,6 +32,19 @@ class MCTSAgent:
         if not isinstance(state, _core.State):
             raise TypeError("search agents play the Rust engines' states (meeplex.make), not oracle states")
         return self._search.step(state)
+
+    def policy(self, state: _core.State) -> npt.NDArray[np.float32]:
+        """The search policy for the seat to move: the root's visit distribution, float32 of length
+        ``game.num_distinct_actions()``, summing to 1 over the legal actions (0 elsewhere).
+
+        It runs the same search as ``step`` and draws the same random numbers, so
+        ``int(policy(state).argmax())`` is the action ``step(state)`` would have taken (the most visited,
+        ties to the lowest id), and an agent can record the policy and play that action from one search.
+        A state with a single legal action is not searched: that action gets all of the mass.
+        """
+        if not isinstance(state, _core.State):
+            raise TypeError("search agents play the Rust engines' states (meeplex.make), not oracle states")
+        return self._search.policy(state)
 
 
 class ISMCTSAgent(MCTSAgent):

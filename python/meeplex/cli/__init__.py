@@ -1,4 +1,5 @@
-"""The ``meeplex`` command: list, play, arena, replay, fuzz and bench, generic over the game registry.
+"""The ``meeplex`` command: list, play, arena, selfplay, replay, fuzz and bench, generic over the game
+registry.
 
 Every run is a pure function of its arguments and seed, so a table or a failure can always be reproduced.
 Errors a user can cause (unknown game, agent or parameter, a bad file) end in one red line and exit code 2;
@@ -18,7 +19,15 @@ from rich.markup import escape
 import meeplex
 from meeplex.errors import GameError
 
-from .arena import ArenaResult, play_arena_game, run_arena, seating, wilson_interval
+from .arena import (
+    ArenaResult,
+    add_backend_options,
+    play_arena_game,
+    run_arena,
+    schedule,
+    seating,
+    wilson_interval,
+)
 from .common import CliError, derive_seed, natural, positive
 from .fuzz import variants
 
@@ -27,8 +36,10 @@ _EXAMPLES = """examples:
   meeplex list
   meeplex play flip_city --seats human,random
   meeplex arena flip_city --agents random,random --games 200 --seed 1 --jobs 2 --out games.jsonl
+  meeplex arena flip_city players=2 --agents random,mcts:sims=50,mcts:sims=200 --games 60 --backend ray
+  meeplex selfplay flip_city --agent mcts:sims=100 --games 200 --out data/ --backend ray
   meeplex replay games.jsonl --index 3
-  meeplex fuzz all --minutes 5
+  meeplex fuzz all --minutes 5 --backend ray
   meeplex bench flip_city --quick"""
 
 _PARAMS_HELP = "game parameters, e.g. players=3 office=true (also accepted as 'game(k=v,...)')"
@@ -47,6 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     from .fuzz import cmd_fuzz
     from .play import cmd_play
     from .replay import cmd_replay
+    from .selfplay import add_selfplay_parser
 
     parser = argparse.ArgumentParser(
         prog="meeplex",
@@ -73,12 +85,15 @@ def _parser() -> argparse.ArgumentParser:
     p_arena = sub.add_parser("arena", help="a seeded tournament between agents")
     _add_game(p_arena)
     p_arena.add_argument(
-        "--agents", help="agents, one per seat, e.g. random,mcts:sims=200 (default: all random)"
+        "--agents",
+        help="agents, e.g. random,mcts:sims=200; more agents than seats (players=K) play a schedule in which "
+        "every agent meets every other in every seat (default: all random, one per seat)",
     )
     p_arena.add_argument("--games", type=positive, default=100, help="number of games (default 100)")
     p_arena.add_argument("--seed", type=natural, default=0, help="run seed (default 0)")
+    add_backend_options(p_arena, "games")
     p_arena.add_argument(
-        "--jobs", type=positive, default=1, help="parallel processes (same results; default 1)"
+        "--chunk", type=positive, metavar="G", help="games per task (default: a few tasks per worker)"
     )
     p_arena.add_argument("--out", metavar="FILE", help="write every game as a JSON line (for meeplex replay)")
     p_arena.add_argument(
@@ -86,6 +101,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     p_arena.add_argument("--json", metavar="FILE", help="also write the results table as JSON")
     p_arena.set_defaults(func=cmd_arena)
+
+    add_selfplay_parser(sub, _add_game, add_backend_options)
 
     p_replay = sub.add_parser("replay", help="step through a game recorded by arena --out")
     p_replay.add_argument("file", help="a JSON-lines file of games")
@@ -103,6 +120,11 @@ def _parser() -> argparse.ArgumentParser:
     amount.add_argument("--minutes", type=float, help="run for this many minutes instead")
     amount.add_argument("--history", help="compare the engines on this history only (comma-separated ids)")
     p_fuzz.add_argument("--seed", type=natural, default=0, help="first seed; game i uses seed+i (default 0)")
+    p_fuzz.add_argument(
+        "--out", metavar="FILE", help="write every compared game's seed and result (JSON lines)"
+    )
+    add_backend_options(p_fuzz, "games")
+    p_fuzz.add_argument("--chunk", type=positive, metavar="G", help="games per task (default 4)")
     p_fuzz.set_defaults(func=cmd_fuzz)
 
     p_bench = sub.add_parser("bench", help="the Python benchmark rows of one game")
@@ -159,6 +181,7 @@ __all__ = [
     "main",
     "play_arena_game",
     "run_arena",
+    "schedule",
     "seating",
     "variants",
     "wilson_interval",

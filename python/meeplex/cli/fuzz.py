@@ -1,17 +1,22 @@
 """``meeplex fuzz``: the Rust core against the oracle, in lockstep, over many seeded random games.
 
-It stops at the first disagreement, shrinks its history to the shortest one that still disagrees, and prints
-a ``meeplex fuzz GAME --history ...`` command that replays exactly that history on both engines.
+It stops at the first disagreement, shrinks its history to the shortest one that still disagrees, and prints a
+``meeplex fuzz GAME --history ...`` command that replays exactly that history on both engines.
+
+Game ``i`` of a run is variant ``i mod len(variants)`` with seed ``seed + i``, whatever runs it: with ``--jobs
+J`` or ``--backend ray`` chunks of games go to the workers, the results are put back in game order, and the
+first disagreement *in that order* is the one reported (with ``--games N`` the same one as in one process).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import shlex
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
@@ -20,7 +25,8 @@ from rich.table import Table
 import meeplex
 from meeplex._params import game_string
 
-from .common import MASK64, PLAYER_PROBE, probe, progress_bar, requested_params
+from .common import MASK64, PLAYER_PROBE, open_for_writing, probe, progress_bar, requested_params
+from .parallel import Backend, Task, execute, fault_point, in_order, open_backend
 
 # Small values tried for every int parameter but players: the extreme, short or degenerate games find bugs.
 _INT_PROBE = (0, 1)
@@ -147,9 +153,10 @@ def _report_disagreement(console: Console, target: str, seed: int, divergence: A
     console.print("replay: " + escape(replay_command(target, shrunk)), highlight=False, soft_wrap=True)
 
 
-def _report_crash(console: Console, target: str, seed: int, exc: BaseException) -> None:
+def _report_crash(console: Console, target: str, seed: int, exc: BaseException | str) -> None:
     console.print(f"[bold red]crash[/] comparing {escape(target)}, seed {seed}:", soft_wrap=True)
-    console.print(escape(f"{type(exc).__name__}: {exc}"), highlight=False, soft_wrap=True)
+    text = exc if isinstance(exc, str) else f"{type(exc).__name__}: {exc}"
+    console.print(escape(text), highlight=False, soft_wrap=True)
 
 
 def _fuzz_table(stats: dict[str, FuzzStats], seconds: float) -> Table:
@@ -193,42 +200,125 @@ def _replay_history(args: argparse.Namespace, console: Console) -> int:
     return 1
 
 
+# One compared game, as a worker reports it: (index, game string, seed, steps, failure), the failure being
+# None, ("disagreement", Divergence) or ("crash", "Type: message").
+Outcome = tuple[int, str, int, int, tuple[str, Any] | None]
+
+
+def _compare(target: str, seed: int, cache: dict[str, meeplex.Game]) -> tuple[int, tuple[str, Any] | None]:
+    from meeplex.testing import differential
+
+    try:
+        divergence = differential.compare_random_game(target, seed)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # a Rust panic is a BaseException: still a finding, not a traceback
+        return 0, ("crash", exc)
+    if divergence is not None:
+        return 0, ("disagreement", divergence)
+    return _steps_of(target, seed, cache), None
+
+
+_worker_games: dict[str, meeplex.Game] = {}
+
+
+def fuzz_chunk(targets: list[str], seed: int, start: int, stop: int) -> list[Outcome]:
+    """Games ``start..stop`` of a fuzz run (one task, on any backend); it stops at its first failure."""
+    outcomes: list[Outcome] = []
+    for index in range(start, stop):
+        if index == (start + stop) // 2:
+            fault_point()
+        target, game_seed = targets[index % len(targets)], (seed + index) & MASK64
+        steps, failure = _compare(target, game_seed, _worker_games)
+        if failure is not None and failure[0] == "crash":
+            exc = failure[1]
+            failure = ("crash", f"{type(exc).__name__}: {exc}")  # exceptions of Rust may not pickle
+        outcomes.append((index, target, game_seed, steps, failure))
+        if failure is not None:
+            break
+    return outcomes
+
+
+def _chunk_tasks(targets: list[str], seed: int, budget: _Budget, size: int) -> Iterator[Task]:
+    """Chunks of game indices for as long as the budget lasts (read lazily, so --minutes stops on time)."""
+    key = 0
+    while budget.more(key * size):
+        start = key * size
+        stop = start + size if budget.games is None else min(budget.games, start + size)
+        yield key, (targets, seed, start, stop)
+        key += 1
+
+
+def _outcomes(
+    targets: list[str], args: argparse.Namespace, budget: _Budget, backend: Backend
+) -> Iterator[Outcome]:
+    """Every compared game in index order, one process or many."""
+    if backend.name == "local" and backend.jobs <= 1:
+        cache: dict[str, meeplex.Game] = {}
+        for index, target, seed in _fuzz_runs(targets, args.seed, budget):
+            steps, failure = _compare(target, seed, cache)
+            yield index, target, seed, steps, failure
+        return
+    size = args.chunk or 4
+    for _, outcomes in in_order(execute(fuzz_chunk, _chunk_tasks(targets, args.seed, budget, size), backend)):
+        yield from outcomes
+
+
+def _log_line(out: TextIO, outcome: Outcome) -> None:
+    index, target, seed, steps, failure = outcome
+    result = "agree" if failure is None else failure[0]
+    record = {"index": index, "game": target, "seed": seed, "steps": steps, "result": result}
+    out.write(json.dumps(record, separators=(",", ":")) + "\n")
+
+
 def cmd_fuzz(args: argparse.Namespace, console: Console) -> int:
     if args.minutes is not None and not args.minutes > 0:
         raise ValueError("--minutes must be > 0")
     if args.history is not None:
         return _replay_history(args, console)
-    from meeplex.testing.differential import compare_random_game
-
     targets = _fuzz_targets(args)
     stats = {target: FuzzStats() for target in targets}
-    games_cache: dict[str, meeplex.Game] = {}
+    log = open_for_writing(args.out) if args.out else None
     budget = _Budget(None if args.minutes is not None else args.games, args.minutes)
-    failure: tuple[str, int, Any, BaseException | None] | None = None
-    with progress_bar(console, count=args.minutes is None) as progress:
-        task = progress.add_task("fuzz", total=budget.total)
-        for index, target, seed in _fuzz_runs(targets, args.seed, budget):
-            progress.update(task, description=f"fuzz {target}", completed=budget.done(index))
+    failure: tuple[str, int, tuple[str, Any]] | None = None
+    interrupted = False
+    backend = open_backend(args.backend, args.jobs, args.address)
+    budget.start = time.monotonic()  # joining a cluster is not fuzzing time
+    try:
+        with progress_bar(console, count=args.minutes is None) as progress:
+            task = progress.add_task("fuzz", total=budget.total)
+            played = 0
             try:
-                divergence = compare_random_game(target, seed)
-            except (KeyboardInterrupt, SystemExit):
-                raise
-            except BaseException as exc:  # a Rust panic is a BaseException: still a finding, not a traceback
-                failure = (target, seed, None, exc)
-            else:
-                if divergence is not None:
-                    failure = (target, seed, divergence, None)
-            stats[target].games += 1
-            if failure is not None:
-                stats[target].disagreements += 1
-                break
-            stats[target].steps += _steps_of(target, seed, games_cache)
+                for outcome in _outcomes(targets, args, budget, backend):
+                    index, target, seed, steps, found = outcome
+                    played = index + 1
+                    progress.update(task, description=f"fuzz {target}", completed=budget.done(played))
+                    if log is not None:
+                        _log_line(log, outcome)
+                    stats[target].games += 1
+                    stats[target].steps += steps
+                    if found is not None:
+                        stats[target].disagreements += 1
+                        failure = (target, seed, found)
+                        break
+            except KeyboardInterrupt:
+                interrupted = True
+    finally:
+        backend.close()
+        if log is not None:
+            log.close()
     console.print(_fuzz_table(stats, budget.elapsed()))
-    if failure is None:
-        return 0
-    target, seed, divergence, crash = failure
-    if crash is not None:
-        _report_crash(console, target, seed, crash)
-    else:
-        _report_disagreement(console, target, seed, divergence)
-    return 1
+    if log is not None:
+        console.print(f"every game's seed and result written to {escape(args.out)}")
+    if failure is not None:
+        target, seed, (kind, detail) = failure
+        if kind == "crash":
+            _report_crash(console, target, seed, detail)
+        else:
+            _report_disagreement(console, target, seed, detail)
+        return 1
+    if interrupted:
+        games = sum(s.games for s in stats.values())
+        console.print(f"[bold red]interrupted:[/] {games} games compared (the table above), no disagreement")
+        return 130
+    return 0

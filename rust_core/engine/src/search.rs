@@ -98,8 +98,51 @@ impl Mcts {
     }
 
     /// The action the searching seat should take at `root` (a decision node of that seat), or None if the
-    /// state is not a decision node.
+    /// state is not a decision node: the most visited root action, ties to the lowest id (for determinism).
     pub fn choose<S: State>(&mut self, root: &S, num_players: usize, rng: &mut Rng) -> Option<u32> {
+        let visits = self.root_visits(root, num_players, rng)?;
+        visits
+            .iter()
+            .max_by_key(|&&(a, n)| (n, std::cmp::Reverse(a)))
+            .map(|&(a, _)| a)
+    }
+
+    /// The search policy at `root`: each legal action with its share of the root's visits (summing to 1),
+    /// sorted by action id; None if the state is not a decision node. It is the same search as `choose`
+    /// (same random draws), so the action `choose` would take is the first one with the highest share.
+    /// A root with a single legal action is not searched and gets all of the mass.
+    pub fn policy<S: State>(
+        &mut self,
+        root: &S,
+        num_players: usize,
+        rng: &mut Rng,
+    ) -> Option<Vec<(u32, f64)>> {
+        let visits = self.root_visits(root, num_players, rng)?;
+        let total: u64 = visits.iter().map(|&(_, n)| n as u64).sum();
+        let uniform = 1.0 / visits.len().max(1) as f64;
+        Some(
+            visits
+                .iter()
+                .map(|&(a, n)| {
+                    let share = if total == 0 {
+                        uniform
+                    } else {
+                        n as f64 / total as f64
+                    };
+                    (a, share)
+                })
+                .collect(),
+        )
+    }
+
+    /// Search `root` and return each root legal action (sorted) with its visit count; a root with at most
+    /// one legal action is not searched (its count is 0).
+    fn root_visits<S: State>(
+        &mut self,
+        root: &S,
+        num_players: usize,
+        rng: &mut Rng,
+    ) -> Option<Vec<(u32, u32)>> {
         let me = root.current_player();
         if me < 0 {
             return None;
@@ -107,7 +150,7 @@ impl Mcts {
         root.legal_actions(&mut self.legal);
         let root_legal = self.legal.clone();
         if root_legal.len() <= 1 {
-            return root_legal.first().copied();
+            return Some(root_legal.iter().map(|&a| (a, 0)).collect());
         }
         self.nodes.clear();
         self.nodes.push(Node::new(NONE, TERMINAL));
@@ -122,18 +165,22 @@ impl Mcts {
             };
             self.simulate(&mut state, rng);
         }
-        // The most visited root action; ties to the lowest id, for determinism.
-        root_legal.iter().copied().max_by_key(|&a| {
-            let c = self.child(0, a);
-            (
-                if c == NONE {
-                    0
-                } else {
-                    self.nodes[c as usize].visits
-                },
-                std::cmp::Reverse(a),
-            )
-        })
+        Some(
+            root_legal
+                .iter()
+                .map(|&a| {
+                    let c = self.child(0, a);
+                    (
+                        a,
+                        if c == NONE {
+                            0
+                        } else {
+                            self.nodes[c as usize].visits
+                        },
+                    )
+                })
+                .collect(),
+        )
     }
 
     fn simulate<S: State>(&mut self, state: &mut S, rng: &mut Rng) {

@@ -7,6 +7,7 @@ use crate::state::PyState;
 use meeplex_engine::playout::{random_action, Scratch};
 use meeplex_engine::search::{Mcts, MctsConfig};
 use meeplex_engine::{Rng, State};
+use numpy::PyArray1;
 use pyo3::prelude::*;
 
 /// Uniform over the legal actions, drawn with the shared PRNG (``legal[rng.below(len)]``).
@@ -94,6 +95,34 @@ impl PyMctsAgent {
         let (search, rng) = (&mut self.search, &mut self.rng);
         py.detach(|| search.choose(&root, players, rng))
             .ok_or_else(|| invalid_state("no legal action"))
+    }
+
+    /// The search policy at ``state``: float32 of length ``num_distinct_actions``, each legal action's share
+    /// of the root's visits (summing to 1), 0 elsewhere. One search, drawing from the agent's stream exactly
+    /// as ``step`` does: ``int(policy(s).argmax())`` is the action ``step(s)`` would have taken instead.
+    fn policy<'py>(
+        &mut self,
+        py: Python<'py>,
+        state: &PyState,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        if state.inner.state.current_player() < 0 {
+            return Err(illegal("an agent moves only at a seat's decision"));
+        }
+        let root = state.inner.state.clone();
+        let players = state.game.num_players();
+        let width = state.game.num_distinct_actions();
+        let (search, rng) = (&mut self.search, &mut self.rng);
+        let shares = py
+            .detach(|| search.policy(&root, players, rng))
+            .ok_or_else(|| invalid_state("no legal action"))?;
+        if shares.is_empty() {
+            return Err(invalid_state("no legal action"));
+        }
+        let mut out = vec![0f32; width];
+        for (action, share) in shares {
+            out[action as usize] = share as f32;
+        }
+        Ok(PyArray1::from_vec(py, out))
     }
 
     #[getter]
