@@ -487,6 +487,27 @@ def test_flagged_seat_needs_a_crossed_out_bonus(make):
     load(make, QUIET, seats=[{**seat({"a1": "F9-", "a2": "R3"}), "flagged": True}], flags_taken=1)
 
 
+def test_flagged_is_in_the_observation(make):
+    """§9.1: a seat's ``flagged`` (§5.7) is public, so it is in the tensor (the last value of the seat's
+    block) and in the readable view: two positions differing only in it look different to every seat."""
+    roofed = seat({"a1": "F9-", "a2": "R3"})
+    views = []
+    for flagged in (False, True):
+        seats = [seat({"a1": "F9-"}), {**roofed, "flagged": flagged}]
+        _, state = load(make, QUIET, seats=seats, players=2, flags_taken=1)
+        assert [s["flagged"] for s in view(state)["seats"]] == [False, flagged]
+        views.append(state)
+    per_seat = 14 * 70 + 16 + 19
+    for p in (0, 1):
+        a, b = (s.observation_tensor(p) for s in views)
+        at_seat1 = ((1 - p) % 2) * per_seat + per_seat - 1
+        assert (a[at_seat1], b[at_seat1]) == (0.0, 1.0)
+        assert [i for i in range(len(a)) if a[i] != b[i]] == [at_seat1]
+        assert views[0].observation_string(p) != views[1].observation_string(p)
+        assert "flag bonus taken" in views[1].observation_string(p)
+        assert "flag bonus taken" not in views[0].observation_string(p)
+
+
 def test_mab_two_roofs_only_one_gets_flags(make):
     """Flags: "If you use Mab the fairy to add two roofs in a single turn, only one of those would potentially
     get flags." """

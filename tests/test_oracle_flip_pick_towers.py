@@ -102,7 +102,7 @@ def test_defaults_and_sizes():
     # §8: 11 + N + S with N = 70 cells, S = 16 stall columns; max(100, M = 33).
     assert game.num_distinct_actions() == 97
     assert game.max_chance_outcomes() == 100
-    assert game.observation_shape() == (2 * (14 * 70 + 16 + 20) + 3 * 33 + 210,)
+    assert game.observation_shape() == (2 * (14 * 70 + 16 + 21) + 3 * 33 + 210,)
     assert game.max_game_length() == 3 + 42 * (3 + 14 * 2)
 
 
@@ -110,7 +110,7 @@ def test_defaults_and_sizes():
 def test_sizes_per_player_count(players):
     game = oracle.make(GAME, players=players)
     assert game.num_players() == players
-    assert game.observation_shape() == (players * 1016 + 99 + 210,)
+    assert game.observation_shape() == (players * 1017 + 99 + 210,)
     assert game.max_game_length() == 3 + 42 * (3 + 14 * players)
     assert game.new_initial_state().observation_tensor(players - 1).shape == game.observation_shape()
 
@@ -664,7 +664,7 @@ def test_observation_layout_spot_checks():
     for observer in (0, 1):
         tensor = state.observation_tensor(observer)
         assert tensor.dtype == np.float32 and np.all(np.isfinite(tensor))
-        per_seat = 14 * 70 + 16 + 18
+        per_seat = 14 * 70 + 16 + 19
         for offset in range(2):
             seat = (observer + offset) % 2
             base = offset * per_seat

@@ -743,11 +743,11 @@ class FlipPickTowersGame:
         return 3 + 2 * TURNS_PER_ROUND * (3 + 14 * self.players)
 
     def per_seat_size(self) -> int:
-        return 14 * self.num_cells + self.num_boxes + 18
+        return 14 * self.num_cells + self.num_boxes + 19
 
     def observation_shape(self) -> tuple[int, ...]:
-        """§9.1: ``players x (14N + S + 20) + 3M + 210``."""
-        return (self.players * (14 * self.num_cells + self.num_boxes + 20) + 3 * len(self.sheet.cards) + 210,)
+        """§9.1: ``players x (14N + S + 21) + 3M + 210``."""
+        return (self.players * (14 * self.num_cells + self.num_boxes + 21) + 3 * len(self.sheet.cards) + 210,)
 
     def new_initial_state(self) -> FlipPickTowersState:
         """§5.2 Setup."""
@@ -1577,6 +1577,7 @@ class FlipPickTowersState:
             if seat.pick >= 0 and self._pick_visible(observer, index):
                 pick[seat.pick] = 1.0
             values.extend(pick)
+            values.append(float(seat.flagged))
         for slot in range(3):
             block = [0.0] * 25
             if slot < len(self.display):
@@ -1655,7 +1656,8 @@ class FlipPickTowersState:
                 pick = "hidden"
             lines.append(
                 f"seat {index}: crest {seat.crest}/3, scores {seat.round_scores}, pick {pick}, "
-                f"creatures gained {seat.gained} used {seat.used}, stalls {seat.stalls}"
+                + ("flag bonus taken, " if seat.flagged else "")
+                + f"creatures gained {seat.gained} used {seat.used}, stalls {seat.stalls}"
             )
             for r in reversed(range(sheet.rows)):
                 row = seat.grid[r * sheet.width : (r + 1) * sheet.width]

@@ -1115,7 +1115,7 @@ fn a_custom_sheet_plays_and_round_trips() {
     );
     assert_eq!(
         g.observation_shape(),
-        vec![3 * (14 * 16 + 6 + 20) + 9 + 210]
+        vec![3 * (14 * 16 + 6 + 21) + 9 + 210]
     );
     for seed in 0..30 {
         let mut s = g.new_initial_state();

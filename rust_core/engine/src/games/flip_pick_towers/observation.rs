@@ -10,12 +10,12 @@ use crate::State;
 /// Values per cell: floor, stability, 6 contents, bridge, roof, flags, dragon, banner, beanstalk.
 const PER_CELL: usize = 14;
 
-/// Values per seat: `14N + S + 18`.
+/// Values per seat: `14N + S + 19`.
 pub fn seat_len(cfg: &Config) -> usize {
-    PER_CELL * cfg.sheet.cells() + cfg.sheet.stall_columns() + 18
+    PER_CELL * cfg.sheet.cells() + cfg.sheet.stall_columns() + 19
 }
 
-/// `players x (14N + S + 20) + 3M + 210`.
+/// `players x (14N + S + 21) + 3M + 210`.
 pub fn len(cfg: &Config) -> usize {
     cfg.players * (seat_len(cfg) + 2) + 3 * cfg.sheet.cards.len() + 210
 }
@@ -84,7 +84,8 @@ pub fn write(st: &FlipPickTowersState, p: usize, out: &mut [f32]) {
         if seat.pick >= 0 && !pick_hidden(st, s, Some(p)) {
             out[i + 5 + (seat.pick as usize).min(2)] = 1.0;
         }
-        i += 8;
+        out[i + 8] = (st.flagged & (1 << s) != 0) as u8 as f32;
+        i += 9;
     }
     // The display: feature one-hot (20) then resource one-hot (5) per slot.
     for slot in 0..3 {
@@ -275,13 +276,18 @@ pub fn text(st: &FlipPickTowersState, viewer: Option<usize>) -> String {
             .map(|c| format!("{} {}+{}", CREATURE_NAMES[c], seat.gained(c), seat.used(c)))
             .collect();
         t.push_str(&format!(
-            "seat {s}: crest {} scores {:?} pick {pick}{}\n  stalls: {}\n  creatures: {}\n",
+            "seat {s}: crest {} scores {:?} pick {pick}{}{}\n  stalls: {}\n  creatures: {}\n",
             seat.crest,
             seat.round_scores,
             if seat.roof() >= 0 {
                 format!(" roof {}", cell_text(sh.cols, seat.roof() as usize))
             } else {
                 String::new()
+            },
+            if st.flagged & (1 << s) != 0 {
+                " flag bonus taken"
+            } else {
+                ""
             },
             stalls.join("; "),
             creatures.join(", ")
