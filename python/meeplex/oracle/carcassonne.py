@@ -27,6 +27,7 @@ import numpy as np
 from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.oracle._json import no_duplicate_keys, same_params
 from meeplex.oracle._text import fold_white_space
 from meeplex.oracle.rng import random_step
 
@@ -1112,13 +1113,7 @@ _KEYS = frozenset(
 )
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    result: dict[str, object] = {}
-    for key, value in pairs:
-        if key in result:
-            raise InvalidStateError(f"{GAME_NAME}: bad serialized state: key {key!r} given twice")
-        result[key] = value
-    return result
+_no_duplicate_keys = no_duplicate_keys(f"{GAME_NAME}: bad serialized state: ")
 
 
 def _bad(message: str) -> InvalidStateError:
@@ -1143,12 +1138,6 @@ def _get_int(obj: dict[str, object], key: str, low: int, high: int) -> int:
     return value
 
 
-def _same_params(given: object, expected: dict[str, object]) -> bool:
-    if not isinstance(given, dict) or given.keys() != expected.keys():
-        return False
-    return all(type(given[key]) is type(expected[key]) and given[key] == expected[key] for key in expected)
-
-
 def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
     if not isinstance(text, str):
         raise InvalidStateError(f"{GAME_NAME}: a serialized state must be a str, not {type(text).__name__}")
@@ -1166,7 +1155,7 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         raise _bad(f"game {obj['game']!r} is not {GAME_NAME!r}")
     if not _is_int(obj["version"]) or obj["version"] != SERIAL_VERSION:
         raise _bad(f"version {obj['version']!r} is not {SERIAL_VERSION}")
-    if not _same_params(obj["params"], game.params):
+    if not same_params(obj["params"], game.params):
         raise _bad(f"params {obj['params']!r} differ from the game's {game.params!r}")
     n = game.players
 

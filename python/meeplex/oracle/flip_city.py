@@ -29,6 +29,7 @@ import numpy as np
 from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.oracle._json import no_duplicate_keys, same_params
 from meeplex.oracle._text import fold_white_space
 from meeplex.oracle.rng import random_step
 
@@ -1262,24 +1263,11 @@ class _Reader:
         return obj
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    # READING: a JSON object with a key given twice is malformed (rejected, not "last one wins").
-    result: dict[str, object] = {}
-    for key, value in pairs:
-        if key in result:
-            raise InvalidStateError(f"bad serialized state: key {key!r} given twice")
-        result[key] = value
-    return result
+_no_duplicate_keys = no_duplicate_keys("bad serialized state: ")
 
 
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _same_params(given: object, expected: dict[str, object]) -> bool:
-    if not isinstance(given, dict) or given.keys() != expected.keys():
-        return False
-    return all(type(given[key]) is type(expected[key]) and given[key] == expected[key] for key in expected)
 
 
 def _deserialize(game: FlipCityGame, text: object) -> FlipCityState:
@@ -1301,7 +1289,7 @@ def _deserialize(game: FlipCityGame, text: object) -> FlipCityState:
         raise read.bad(f"game {obj['game']!r} is not {game.name!r}")
     if not _is_int(obj["version"]) or obj["version"] != SERIAL_VERSION:
         raise read.bad(f"version {obj['version']!r} is not {SERIAL_VERSION}")
-    if not _same_params(obj["params"], game.params):
+    if not same_params(obj["params"], game.params):
         raise read.bad(f"params {obj['params']!r} differ from the game's {game.params!r}")
 
     players = game.players

@@ -33,6 +33,7 @@ import numpy as np
 from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.oracle._json import same_params
 from meeplex.oracle._text import fold_white_space
 from meeplex.oracle.rng import random_step
 
@@ -1936,12 +1937,6 @@ def _check_keys(obj: object, keys: frozenset[str], what: str) -> dict[str, objec
     return obj
 
 
-def _same_params(given: object, expected: dict[str, object]) -> bool:
-    if not isinstance(given, dict) or given.keys() != expected.keys():
-        return False
-    return all(type(given[k]) is type(expected[k]) and given[k] == expected[k] for k in expected)
-
-
 def _deserialize(game: FlipPickTowersGame, text: object) -> FlipPickTowersState:
     if not isinstance(text, str):
         raise InvalidStateError(f"{GAME_NAME}: a serialized state must be a str, not {type(text).__name__}")
@@ -1956,7 +1951,7 @@ def _deserialize(game: FlipPickTowersGame, text: object) -> FlipPickTowersState:
         raise _bad(f"game {obj['game']!r} is not {GAME_NAME!r}")
     if not _is_int(obj["version"]) or obj["version"] != SERIAL_VERSION:
         raise _bad(f"version {obj['version']!r} is not {SERIAL_VERSION}")
-    if not _same_params(obj["params"], game.params):
+    if not same_params(obj["params"], game.params):
         raise _bad("params differ from the game's")
 
     sheet = game.sheet

@@ -24,6 +24,7 @@ import numpy as np
 from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.oracle._json import no_duplicate_keys, same_params
 from meeplex.oracle._text import fold_white_space
 from meeplex.oracle.rng import random_step
 
@@ -1434,19 +1435,7 @@ def _bad(message: str) -> InvalidStateError:
     return InvalidStateError(f"{GAME_NAME}: bad serialized state: {message}")
 
 
-def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    result: dict[str, object] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _bad(f"key {key!r} given twice")
-        result[key] = value
-    return result
-
-
-def _same_params(given: object, expected: dict[str, object]) -> bool:
-    if not isinstance(given, dict) or given.keys() != expected.keys():
-        return False
-    return all(type(given[key]) is type(expected[key]) and given[key] == expected[key] for key in expected)
+_no_duplicate_keys = no_duplicate_keys(f"{GAME_NAME}: bad serialized state: ")
 
 
 def _deserialize(game: FlipologyGame, text: object) -> FlipologyState:
@@ -1465,7 +1454,7 @@ def _deserialize(game: FlipologyGame, text: object) -> FlipologyState:
     version = obj.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version != SERIAL_VERSION:
         raise _bad(f"version {version!r} is not {SERIAL_VERSION}")
-    if not _same_params(obj.get("params"), game.params):
+    if not same_params(obj.get("params"), game.params):
         raise _bad(f"params {obj.get('params')!r} differ from the game's {game.params!r}")
     history = obj.get("history")
     if not isinstance(history, list):

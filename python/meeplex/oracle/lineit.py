@@ -25,6 +25,7 @@ import numpy.typing as npt
 from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.oracle._json import no_duplicate_keys, same_params
 from meeplex.oracle._text import fold_white_space
 from meeplex.oracle.rng import random_step
 
@@ -794,13 +795,7 @@ def _bad(message: str) -> InvalidStateError:
     return InvalidStateError(f"{GAME_NAME}: bad serialized state: {message}")
 
 
-def _strict_pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    result: dict[str, object] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _bad(f"key {key!r} given twice")
-        result[key] = value
-    return result
+_strict_pairs = no_duplicate_keys(f"{GAME_NAME}: bad serialized state: ")
 
 
 def _check_keys(obj: object, keys: frozenset[str], what: str) -> dict[str, object]:
@@ -832,12 +827,6 @@ def _kinds(value: object, what: str, high: int, max_len: int, ascending: bool) -
     return kinds
 
 
-def _same_params(given: object, expected: dict[str, Any]) -> bool:
-    if not isinstance(given, dict) or given.keys() != expected.keys():
-        return False
-    return all(type(given[k]) is type(expected[k]) and given[k] == expected[k] for k in expected)
-
-
 def _deserialize(game: LineitGame, text: object) -> LineitState:
     if not isinstance(text, str):
         raise InvalidStateError(f"{GAME_NAME}: a serialized state must be a str, not {type(text).__name__}")
@@ -852,7 +841,7 @@ def _deserialize(game: LineitGame, text: object) -> LineitState:
         raise _bad(f"game {obj['game']!r} is not {GAME_NAME!r}")
     if not _is_int(obj["version"]) or obj["version"] != SERIAL_VERSION:
         raise _bad(f"version {obj['version']!r} is not {SERIAL_VERSION}")
-    if not _same_params(obj["params"], game.params):
+    if not same_params(obj["params"], game.params):
         raise _bad("params are not the game's own")
 
     n = game.players
