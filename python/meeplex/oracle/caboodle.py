@@ -17,8 +17,6 @@ Places where the contract had to be read one way among several are marked ``READ
 
 from __future__ import annotations
 
-import base64
-import binascii
 import functools
 import json
 import operator
@@ -34,6 +32,7 @@ import numpy.typing as npt
 from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.oracle._datafile import decode_data_file, encode_data_file
 from meeplex.oracle._text import fold_white_space
 from meeplex.oracle.rng import random_step
 
@@ -77,7 +76,6 @@ LINKS = ("adjacent", "all", "none")
 
 _TILE_KEYS = frozenset({"format", "version", "name", "verified", "notes", "shapes", "links", "tiles"})
 _SHAPE_NAME = re.compile(r"[a-z][a-z0-9_]{0,15}")
-_B64URL = re.compile(r"[A-Za-z0-9_-]+")
 
 
 @dataclass(frozen=True)
@@ -196,7 +194,7 @@ def parse_tiles(text: str) -> TileSet:
 
 def encode_tiles(text: str) -> str:
     """The ``tiles`` parameter for a tile file given as text (§3.1): ``"b64_"`` + base64url, no padding."""
-    return "b64_" + base64.urlsafe_b64encode(text.encode("utf-8")).rstrip(b"=").decode("ascii")
+    return encode_data_file(text)
 
 
 def placeholder_text() -> str:
@@ -207,26 +205,7 @@ def placeholder_text() -> str:
 @functools.lru_cache(maxsize=32)
 def load_tiles(value: str) -> TileSet:
     """§3.1: the tile set named by the ``tiles`` parameter."""
-    if value == "placeholder":
-        return parse_tiles(placeholder_text())
-    if not value.startswith("b64_"):
-        raise InvalidStateError(
-            f"{GAME_NAME}: tiles must be 'placeholder' or 'b64_<base64url>', got {value[:40]!r}"
-        )
-    body = value[4:]
-    if not _B64URL.fullmatch(body) or len(body) % 4 == 1:
-        raise InvalidStateError(f"{GAME_NAME}: tiles is not valid base64url (alphabet A-Z a-z 0-9 - _)")
-    try:
-        raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-    except (binascii.Error, ValueError):
-        raise InvalidStateError(f"{GAME_NAME}: tiles is not valid base64url") from None
-    if base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii") != body:
-        raise InvalidStateError(f"{GAME_NAME}: tiles is not canonical base64url (unused bits are not zero)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidStateError(f"{GAME_NAME}: the tile file is not UTF-8") from None
-    return parse_tiles(text)
+    return parse_tiles(decode_data_file(value, f"{GAME_NAME}: tiles", placeholder_text))
 
 
 # ---------------------------------------------------------------------------------------------------------

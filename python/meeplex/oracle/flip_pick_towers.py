@@ -16,8 +16,6 @@ Places where the contract had to be read one way among several are marked ``READ
 
 from __future__ import annotations
 
-import base64
-import binascii
 import copy
 import functools
 import json
@@ -33,6 +31,7 @@ import numpy as np
 from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
+from meeplex.oracle._datafile import decode_data_file, encode_data_file
 from meeplex.oracle._json import same_params
 from meeplex.oracle._text import fold_white_space
 from meeplex.oracle.rng import random_step
@@ -456,12 +455,9 @@ def _check_strings(value: object) -> None:
             _check_strings(item)
 
 
-_B64URL = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
 def encode_sheet(text: str) -> str:
     """The ``sheet`` parameter for a sheet file given as text (§3.1): ``"b64_"`` + base64url, no padding."""
-    return "b64_" + base64.urlsafe_b64encode(text.encode("utf-8")).rstrip(b"=").decode("ascii")
+    return encode_data_file(text)
 
 
 def placeholder_text() -> str:
@@ -472,26 +468,7 @@ def placeholder_text() -> str:
 @functools.lru_cache(maxsize=32)
 def load_sheet(value: str) -> Sheet:
     """§3.1: the sheet named by the ``sheet`` parameter."""
-    if value == "placeholder":
-        return parse_sheet(placeholder_text())
-    if not value.startswith("b64_"):
-        raise InvalidStateError(
-            f"{GAME_NAME}: sheet must be 'placeholder' or 'b64_<base64url>', got {value[:40]!r}"
-        )
-    body = value[4:]
-    if not _B64URL.match(body) or len(body) % 4 == 1:
-        raise InvalidStateError(f"{GAME_NAME}: sheet is not valid base64url")
-    try:
-        raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-    except (binascii.Error, ValueError):
-        raise InvalidStateError(f"{GAME_NAME}: sheet is not valid base64url") from None
-    if base64.urlsafe_b64encode(raw).rstrip(b"=").decode("ascii") != body:
-        raise InvalidStateError(f"{GAME_NAME}: sheet is not canonical base64url (trailing bits)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidStateError(f"{GAME_NAME}: sheet is not UTF-8") from None
-    return parse_sheet(text)
+    return parse_sheet(decode_data_file(value, f"{GAME_NAME}: sheet", placeholder_text))
 
 
 # ---------------------------------------------------------------------------------------------------------
