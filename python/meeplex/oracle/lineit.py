@@ -165,7 +165,6 @@ class LineitGame:
     """Line-it with one set of parameters (§1)."""
 
     name = GAME_NAME
-    perfect_information = True  # §3: everything is public; the deck's order does not exist
 
     def __init__(self, params: Mapping[str, object] | None = None, **keywords: object) -> None:
         if params is not None and not isinstance(params, Mapping):
