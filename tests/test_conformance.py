@@ -15,7 +15,12 @@ from meeplex.testing.strategies import seeded_variants
 
 # Games whose rules document says they have no hidden facts, so a resample must equal the state
 # (docs/rules/<game>.md). A game missing here still gets the observation no-leak check.
-PERFECT_INFORMATION = {"flip_city": True, "flip_city_wilderness": True, "lineit": True}
+PERFECT_INFORMATION = {
+    "flip_city": True,
+    "flip_city_wilderness": True,
+    "forbidden_island": True,
+    "lineit": True,
+}
 
 # A long random game under full checks costs seconds on the oracle: long games are cut after MAX_STEPS
 # actions, and games with a short turn limit are played to the end to reach terminal states. The

@@ -44,6 +44,7 @@ GAMES: dict[str, type[_GameClass]] = {
     "flip_city_wilderness": __import__("meeplex.oracle.flip_city", fromlist=["_"]).FlipCityWildernessGame,
     "flip_pick_towers": __import__("meeplex.oracle.flip_pick_towers", fromlist=["_"]).FlipPickTowersGame,
     "flipology": __import__("meeplex.oracle.flipology", fromlist=["_"]).FlipologyGame,
+    "forbidden_island": __import__("meeplex.oracle.forbidden_island", fromlist=["_"]).ForbiddenIslandGame,
     "lineit": __import__("meeplex.oracle.lineit", fromlist=["_"]).LineitGame,
 }
 
