@@ -561,6 +561,62 @@ def test_airport_may_choose_its_own_wind_farm(make):
     assert v["seats"][0]["deck_unknown"] == counts({WIND: 1, LOG: 1}) and v["seats"][0]["deck_known"] == []
 
 
+OFFICE_SUPPLY = {"supply": "log+market+wind+camp+off", "colours": "none"}
+
+
+def test_airport_into_its_own_deck_may_set_an_office_aside(make):
+    """Office: "When you would shuffle this card, you may set it aside instead, placing it on top afterwards";
+    Airport: "Choose a card in any discard pile, and shuffle it into that player's deck." Choosing its own
+    pile, the seat shuffles its own deck, so its Office may be set aside (W 20; issue 14, item 4)."""
+    game, state = play_turn(make, deck=[LOG, OFFICE], discard=[AIRPORT], params=OFFICE_SUPPLY)
+    state.apply_action(recycle(AIRPORT))
+    state.apply_action(target(0))
+    state.apply_action(select(WIND))
+    v = view(state)
+    assert v["pending"] == "airport_aside"
+    assert state.current_player() == 0  # the Office is set aside before the new top card is revealed
+    assert state.legal_actions() == [shuffle(0), shuffle(1)]
+    assert state.action_to_string(shuffle(1)) == "shuffle aside 1"
+    state.apply_action(shuffle(1))
+    v = view(state)
+    assert v["pending"] == "none"
+    assert v["seats"][0]["deck_known"] == [OFFICE]
+    assert v["seats"][0]["deck_unknown"] == counts({LOG: 1, WIND: 1})
+    assert state.current_player() == 0  # the top card is the Office: nothing to reveal
+
+
+def test_airport_office_kept_in_the_shuffle_reveals_a_card(make):
+    """The same choice declined ("you may"): the deck is shuffled with its Office and its top card revealed."""
+    game, state = play_turn(make, deck=[OFFICE], discard=[AIRPORT], params=OFFICE_SUPPLY)
+    state.apply_action(recycle(AIRPORT))
+    state.apply_action(target(0))
+    state.apply_action(select(WIND))
+    state.apply_action(shuffle(0))
+    assert view(state)["pending"] == "none"
+    assert state.current_player() == meeplex.CHANCE
+    assert state.chance_weights() == [(OFFICE, 1), (WIND, 1)]
+
+
+def test_airport_into_an_opponents_deck_does_not_set_its_office_aside(make):
+    """Office: "When *you* would shuffle this card": an Airport that shuffles another seat's deck is not that
+    seat shuffling, so the Office stays in the shuffle (W 20), as with a Country Resort."""
+    others = [seat(deck_known=[OFFICE], discard={LOG: 1})]
+    game, state = play_turn(make, deck=[LOG], discard=[AIRPORT], others=others, params=OFFICE_SUPPLY)
+    state.apply_action(recycle(AIRPORT))
+    state.apply_action(target(1))
+    state.apply_action(select(LOG))
+    v = view(state)
+    assert v["pending"] == "none"
+    assert v["seats"][1]["deck_known"] == [] and v["seats"][1]["deck_unknown"] == counts({OFFICE: 1, LOG: 1})
+    assert state.current_player() == meeplex.CHANCE
+
+
+def test_airport_aside_needs_a_freshly_shuffled_deck_with_an_office(make):
+    """§7: ``airport_aside`` only while the current seat's deck is all unknown and holds an Office."""
+    with pytest.raises(InvalidStateError):
+        play_turn(make, deck=[LOG], discard=[AIRPORT], params=OFFICE_SUPPLY, pending="airport_aside")
+
+
 # --- B: Building Phase, Game End ---------------------------------------------------------------------------
 
 

@@ -125,8 +125,8 @@ def test_wilderness_defaults():
     assert game.num_distinct_actions() == 19 + 6 * F == 151
     assert game.max_chance_outcomes() == 22
     cards = 9 * 2 + 40
-    # §6: 91 x players + 90, then FC §6's deck-order block with F = 22.
-    assert game.observation_shape() == (91 * 2 + 90 + 2 * (F * cards + 1) + 3,)
+    # §6: 91 x players + 91 (ten pending steps), then FC §6's deck-order block with F = 22.
+    assert game.observation_shape() == (91 * 2 + 91 + 2 * (F * cards + 1) + 3,)
     assert game.max_game_length() == 2 + 100 * 2 * (40 * cards + 16)
 
 
@@ -136,7 +136,7 @@ def test_sizes_per_players(players):
     supply = 16 if players == 1 else 40
     cards = 9 * players + supply
     order = players * (F * cards + 1) + 3  # §6: the deck-order block of FC §6 with F = 22
-    assert game.observation_shape() == ((4 * F + 3) * players + 3 * F + 24 + order,)
+    assert game.observation_shape() == ((4 * F + 3) * players + 3 * F + 25 + order,)
     assert game.max_game_length() == players + 100 * players * (40 * (9 * players + supply) + 16)
     state = game.new_initial_state()
     assert state.observation_tensor(0).shape == game.observation_shape()
@@ -479,7 +479,7 @@ def test_observation_layout_at_the_start():
     assert list(scalars) == [0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]
     phase = tensor[2 * block + 3 * F + 2 + 12 :][:3]
     assert list(phase) == [1, 0, 0]
-    base = 2 * block + 3 * F + 2 + 12 + 3 + 9 + 2
+    base = 2 * block + 3 * F + 2 + 12 + 3 + 10 + 2
     cards = 9 * 2 + 40
     seat_order = F * cards + 1  # FC §6 deck-order block, F = 22: C slots, then the seat's best
     assert tensor.shape == (base + 2 * seat_order + 3,)

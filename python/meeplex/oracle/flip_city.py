@@ -107,7 +107,7 @@ RECYCLE = 14  # 14 + face
 
 PHASES = ("play", "build", "over")
 BASE_PENDINGS = ("none", "shuffle", "give_apartment", "give_residential", "remove", "bottom")
-FAMILY_PENDINGS = BASE_PENDINGS + ("give_resort", "market", "airport", "airport_card")
+FAMILY_PENDINGS = BASE_PENDINGS + ("give_resort", "market", "airport", "airport_card", "airport_aside")
 PENDINGS = BASE_PENDINGS
 
 # Counters in a serialized state may not exceed this (FC §7).
@@ -227,14 +227,14 @@ class FlipCityGame:
         return self.players + self.max_turns * self.players * (per_card * self.num_cards() + 16)
 
     def observation_shape(self) -> tuple[int, ...]:
-        """FC §6 ``(37 x players + 42 + order,)``; family layout (§6): ``((4F + 3) x players + 3F + 24 +
+        """FC §6 ``(37 x players + 42 + order,)``; family layout (§6): ``((4F + 3) x players + 3F + 25 +
         order,)``, where ``order = players x (C x F + 1) + 3`` is the deck-order block (C cards, F faces)."""
         F = self.num_faces
         # The deck-order block (FC §6): per seat C slots of F values and its best; played, store_played,
         # shuffled.
         order = self.players * (self.num_cards() * F + 1) + 3
         if self.family:
-            return ((4 * F + 3) * self.players + 3 * F + 24 + order,)
+            return ((4 * F + 3) * self.players + 3 * F + 25 + order,)
         return ((3 * F + 1) * self.players + 2 * F + 18 + order,)
 
     def decision_action_text(self, action: int) -> str:
@@ -394,7 +394,8 @@ class FlipCityState:
             return TERMINAL
         if self.pending == "bottom":
             return CHANCE
-        if self._reveal_seat() is not None:
+        # W 20: an Office in the deck an Airport shuffled is set aside before the new top card is revealed.
+        if self.pending != "airport_aside" and self._reveal_seat() is not None:
             return CHANCE
         return self.current
 
@@ -496,6 +497,9 @@ class FlipCityState:
         if self.pending == "airport_card":
             pile = self.seats[self.chosen].discard
             return [game.SELECT + f for f in range(F) if pile[f] > 0]
+        if self.pending == "airport_aside":
+            offices = min(seat.deck_counts()[OFFICE], MAX_ASIDE)
+            return [SHUFFLE + k for k in range(offices + 1)]
 
         actions: list[int] = []
         if self.phase == "play":
@@ -604,6 +608,8 @@ class FlipCityState:
             self.shuffled = False
             if game.family and game.settings["dig"] == "played":
                 self.digs = self.play_area[ARCHAEOLOGY_SITE]  # W 7: one dig per Archaeology Site played
+        elif SHUFFLE <= action <= SHUFFLE + MAX_ASIDE and self.pending == "airport_aside":
+            self._set_aside_after_airport(seat, action - SHUFFLE)
         elif SHUFFLE <= action <= SHUFFLE + MAX_ASIDE:
             self._shuffle(seat, action - SHUFFLE)
         elif RECYCLE <= action < RECYCLE + F and self.phase == "build":
@@ -841,7 +847,20 @@ class FlipCityState:
         owner = self.seats[self.chosen]
         owner.discard[face] -= 1
         self._shuffle_card_into_deck(owner, face)
+        own_deck = self.chosen == self.current
         self.chosen = -1
+        if own_deck and owner.deck_counts()[OFFICE] > 0:
+            # W 20: "When you would shuffle this card, you may set it aside instead": the seat is shuffling its
+            # own deck, so its Office may be set aside.
+            self.pending = "airport_aside"
+            return
+        self.pending = "remove" if self.game.solo else "none"  # W 19: a shuffle of the solo seat's deck
+
+    def _set_aside_after_airport(self, seat: SeatState, aside: int) -> None:
+        """W 20: `aside` Office of the deck just shuffled by the Airport go on top ("placing it on top
+        afterwards"); the rest of the deck stays shuffled."""
+        seat.deck_unknown[OFFICE] -= aside
+        seat.deck_known = [OFFICE] * aside
         self.pending = "remove" if self.game.solo else "none"  # W 19: a shuffle of the solo seat's deck
 
     def _remove(self, face: int) -> None:
@@ -1384,7 +1403,8 @@ def _deserialize(game: FlipCityGame, text: object) -> FlipCityState:
             )
 
     # Phases and pending steps (FC §7, §7).
-    if pending in ("bottom", "shuffle", "give_apartment", "airport", "airport_card") and phase != "play":
+    play_pendings = ("bottom", "shuffle", "give_apartment", "airport", "airport_card", "airport_aside")
+    if pending in play_pendings and phase != "play":
         raise read.bad(f"pending {pending!r} outside the play phase")
     if pending in ("give_residential", "give_resort", "market") and phase != "build":
         raise read.bad(f"pending {pending!r} outside the build phase")
@@ -1437,6 +1457,10 @@ def _deserialize(game: FlipCityGame, text: object) -> FlipCityState:
         raise read.bad("chosen is set exactly while the Airport's card is chosen")
     if pending == "airport_card" and not any(seats[chosen].discard):
         raise read.bad("an Airport's card from an empty discard pile")
+    if pending == "airport_aside":
+        deck = seats[current]
+        if deck.deck_known or deck.deck_bottom or deck.deck_unknown[OFFICE] == 0:
+            raise read.bad("an Office set aside after an Airport needs a freshly shuffled deck holding one")
     if game.solo and phase != "over" and not any(supply):
         raise read.bad("a solo game with an empty supply is lost, so over")
 

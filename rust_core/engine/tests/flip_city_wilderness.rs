@@ -241,12 +241,12 @@ fn parameters_normalise_as_the_contract_says() {
     );
     assert_eq!(g.num_distinct_actions(), 151);
     assert_eq!(g.max_chance_outcomes(), 22);
-    // W §6: (4F + 3) x players + 3F + 24, then the deck-order block: per seat C slots of F values and the
+    // W §6: (4F + 3) x players + 3F + 25, then the deck-order block: per seat C slots of F values and the
     // best, and `played`, `store_played`, `shuffled`; C = 9 x players + the supply (W §2.3).
     let c = 9 * 2 + (12 + 12 + 8 + 8);
     assert_eq!(
         g.observation_shape(),
-        vec![91 * 2 + 90 + 2 * (F * c + 1) + 3]
+        vec![91 * 2 + 91 + 2 * (F * c + 1) + 3]
     );
 
     // flip_city keeps its seven keys whenever the extension keys are at their defaults.

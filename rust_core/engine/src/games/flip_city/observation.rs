@@ -32,9 +32,9 @@ pub fn len<const F: usize>(rules: &Rules) -> usize {
 
 fn head_len<const F: usize>(players: usize) -> usize {
     if family::<F>() {
-        // (4F + 3) x players + 3F + 24: the seats, two seat one-hots, supply, play area, removed, 12 scalars,
-        // 3 phases, 9 pending steps.
-        players * (seat_len::<F>() + 2) + 3 * F + 12 + 3 + 9
+        // (4F + 3) x players + 3F + 25: the seats, two seat one-hots, supply, play area, removed, 12 scalars,
+        // 3 phases, 10 pending steps.
+        players * (seat_len::<F>() + 2) + 3 * F + 12 + 3 + 10
     } else {
         players * seat_len::<F>() + 2 * F + players + 10 + 3 + 5
     }
@@ -128,8 +128,9 @@ pub fn write<const F: usize, const CAP: usize>(
         Pending::Market => Some(6),
         Pending::Airport => Some(7),
         Pending::AirportCard => Some(8),
+        Pending::AirportAside => Some(9),
     };
-    let pendings = if fam { 9 } else { 5 };
+    let pendings = if fam { 10 } else { 5 };
     if let Some(i) = pending.filter(|&i| i < pendings) {
         out[at + i] = 1.0;
     }
@@ -287,6 +288,7 @@ pub fn text<const F: usize, const CAP: usize>(
             Pending::Market => Some("market"),
             Pending::Airport => Some("airport"),
             Pending::AirportCard => Some("airport_card"),
+            Pending::AirportAside => Some("airport_aside"),
         };
         if let Some(p) = pending {
             let _ = write!(t, "pending: {p}");

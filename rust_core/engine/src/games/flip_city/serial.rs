@@ -19,7 +19,7 @@ const PHASES: [(Phase, &str); 3] = [
     (Phase::Over, "over"),
 ];
 /// The pending steps by name; the base layout knows the first six (FC §7), the family layout all (W §4).
-const PENDINGS: [(Pending, &str); 10] = [
+const PENDINGS: [(Pending, &str); 11] = [
     (Pending::None, "none"),
     (Pending::Shuffle, "shuffle"),
     (Pending::GiveApartment, "give_apartment"),
@@ -30,6 +30,7 @@ const PENDINGS: [(Pending, &str); 10] = [
     (Pending::Market, "market"),
     (Pending::Airport, "airport"),
     (Pending::AirportCard, "airport_card"),
+    (Pending::AirportAside, "airport_aside"),
 ];
 const BASE_PENDINGS: usize = 6;
 
@@ -308,6 +309,10 @@ fn check_consistency<const F: usize, const CAP: usize>(s: &FlipState<F, CAP>) ->
     let pending_ok = match (s.phase, s.pending) {
         (_, None) => true,
         (Phase::Play, Bottom | Shuffle | GiveApartment | Airport | AirportCard) => true,
+        (Phase::Play, AirportAside) => {
+            let deck = &s.seats[s.current];
+            deck.known.all().next().is_none() && deck.unknown.get(OFFICE).is_some_and(|&c| c > 0)
+        }
         (Phase::Play, Remove) => rules.solo(),
         (Phase::Build, GiveResidential | GiveResort | Market) => true,
         _ => false,

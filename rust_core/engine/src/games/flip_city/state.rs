@@ -207,6 +207,11 @@ impl<const F: usize, const CAP: usize> Seat<F, CAP> {
             self.known.merge_bottom();
         }
     }
+    /// Cards of `face` in the deck, known or not.
+    pub fn in_deck(&self, face: usize) -> u32 {
+        self.unknown.get(face).map_or(0, |&c| c as u32)
+            + self.known.all().filter(|&f| f == face).count() as u32
+    }
     /// Shuffle the deck: every card of it becomes unknown (W §3; a reveal follows).
     fn shuffle_deck(&mut self) {
         for f in self.known.all() {
@@ -241,6 +246,9 @@ pub enum Pending {
     Airport,
     /// ... and the card of seat `chosen`'s discard pile.
     AirportCard,
+    /// An Airport shuffled a card into the current seat's own deck: how many of its Office to set aside
+    /// (W 20: "When you would shuffle this card" -- the owner shuffling its own deck).
+    AirportAside,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -396,9 +404,7 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
     /// Center's shuffle, the deck's (FC interp. 6: "When you would shuffle this card" holds for every one).
     fn push_shuffles(&self, out: &mut impl ActionSink) {
         let seat = &self.seats[self.current];
-        let in_deck =
-            seat.unknown[OFFICE] as usize + seat.known.all().filter(|&f| f == OFFICE).count();
-        let offices = (seat.discard[OFFICE] as usize + in_deck).min(10) as u32;
+        let offices = (seat.discard[OFFICE] as u32 + seat.in_deck(OFFICE)).min(10);
         for k in 0..=offices {
             out.push(Self::SHUFFLE + k);
         }
@@ -425,6 +431,11 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         match (self.phase, self.pending) {
             (Phase::Over, _) => {}
             (_, Pending::Shuffle) => self.push_shuffles(out),
+            (_, Pending::AirportAside) => {
+                for k in 0..=seat.in_deck(OFFICE).min(10) {
+                    out.push(Self::SHUFFLE + k);
+                }
+            }
             (_, Pending::GiveApartment | Pending::GiveResidential | Pending::GiveResort) => {
                 self.push_targets(out)
             }
@@ -802,15 +813,36 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
                 seat.shuffle_deck();
                 seat.unknown[face] += 1;
                 self.chosen = None;
-                // W 19: a shuffle of the seat's own deck, so a removal in solo.
-                self.pending = if self.rules.solo() {
-                    Pending::Remove
+                self.pending = Pending::None;
+                if c == self.current && self.seats[c].in_deck(OFFICE) > 0 {
+                    // W 20: the seat shuffles its own deck, so its Office may be set aside.
+                    self.pending = Pending::AirportAside;
                 } else {
-                    Pending::None
-                };
+                    self.after_airport_shuffle();
+                }
             }
             _ => {}
         }
+    }
+
+    /// W 19: a shuffle of the seat's own deck, so a removal in solo.
+    fn after_airport_shuffle(&mut self) {
+        if self.rules.solo() {
+            self.pending = Pending::Remove;
+        }
+    }
+
+    /// W 20: `aside` Office of the deck the Airport just shuffled go on top of it ("placing it on top
+    /// afterwards"); the rest stays unknown.
+    fn airport_aside(&mut self, aside: usize) {
+        let seat = self.me();
+        let aside = aside.min(seat.unknown[OFFICE] as usize);
+        seat.unknown[OFFICE] -= aside as u8;
+        for _ in 0..aside {
+            seat.known.push_top(OFFICE);
+        }
+        self.pending = Pending::None;
+        self.after_airport_shuffle();
     }
 
     fn remove(&mut self, face: usize) {
@@ -841,6 +873,9 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
             PLAY => self.play_top_card(),
             STOP => self.stop(),
             END => self.end_building(),
+            a if a < Self::RECYCLE && self.pending == Pending::AirportAside => {
+                self.airport_aside(arg(Self::SHUFFLE))
+            }
             a if a < Self::RECYCLE => self.shuffle(arg(Self::SHUFFLE)),
             a if a < Self::BUY && self.phase == Phase::Build => {
                 self.dig_recycle(arg(Self::RECYCLE))
@@ -867,6 +902,9 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
             None
         } else if self.pending == Pending::Bottom {
             Some(&self.seats[self.current].unknown)
+        } else if self.pending == Pending::AirportAside {
+            // The Office is set aside before the shuffled deck's top card is revealed.
+            None
         } else {
             self.seat_to_reveal().map(|s| &self.seats[s].unknown)
         }

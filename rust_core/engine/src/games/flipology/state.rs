@@ -1405,7 +1405,8 @@ impl State for FlipologyState {
     }
 
     /// For a game cut short: each seat's share of the win estimated from the scores as they stand (the banked
-    /// totals plus the rows' current value), a softmax with a temperature of a few points, so that the leader
+    /// totals plus what the table can see of the rows: a face-down Sloth's value is hidden, and a search on the
+    /// true state must not read it), a softmax with a temperature of a few points, so that the leader
     /// gets most of the share but a close race stays open. A face-up Moon turns the order round.
     fn heuristic_value(&self, out: &mut [f64]) {
         if self.phase == Phase::Over {
@@ -1416,7 +1417,7 @@ impl State for FlipologyState {
         let sign = if self.moon_up() { -1.0 } else { 1.0 };
         let mut scores = [0f64; MAX_PLAYERS];
         for (s, x) in scores.iter_mut().enumerate().take(n) {
-            *x = sign * (self.total[s] as i32 + self.row_score(s)) as f64;
+            *x = sign * (self.total[s] as i32 + self.showing(s)) as f64;
         }
         let best = scores[..n].iter().copied().fold(f64::MIN, f64::max);
         let mut sum = 0.0;
