@@ -559,7 +559,7 @@ impl ForbiddenIslandState {
     }
 
     /// §5.2.
-    fn begin_turn(&mut self, t: usize) {
+    pub(super) fn begin_turn(&mut self, t: usize) {
         self.turn = t as u8;
         self.stage = Stage::Actions;
         self.actions_left = data().actions_per_turn;
