@@ -15,7 +15,12 @@ from meeplex.testing.strategies import seeded_variants
 
 # Games whose rules document says they have no hidden facts, so a resample must equal the state
 # (docs/rules/<game>.md). A game missing here still gets the observation no-leak check.
-PERFECT_INFORMATION = {"flip_city": True, "flip_city_wilderness": True, "lineit": True}
+PERFECT_INFORMATION = {
+    "flip_city": True,
+    "flip_city_wilderness": True,
+    "forbidden_island": True,
+    "lineit": True,
+}
 
 # A long random game under full checks costs seconds on the oracle: long games are cut after MAX_STEPS
 # actions, and games with a short turn limit are played to the end to reach terminal states. The
@@ -38,6 +43,8 @@ CASES += [
 def _make(engine, game_id: str, **params):
     if engine.name == "rust" and game_id not in meeplex.games():
         pytest.skip(f"the Rust core has no {game_id} yet")
+    if engine.name == "oracle" and game_id not in meeplex.oracle.games():
+        pytest.skip(f"the oracle has no {game_id} yet")
     return engine.make(game_id, **params)
 
 
