@@ -43,6 +43,8 @@ CASES += [
 def _make(engine, game_id: str, **params):
     if engine.name == "rust" and game_id not in meeplex.games():
         pytest.skip(f"the Rust core has no {game_id} yet")
+    if engine.name == "oracle" and game_id not in meeplex.oracle.games():
+        pytest.skip(f"the oracle has no {game_id} yet")
     return engine.make(game_id, **params)
 
 

@@ -18,7 +18,14 @@ import meeplex.oracle
 from flip_city_positions import CS, STOP, dump, position, positions, seat, view
 from meeplex.testing import check_state, compare_random_game, effort, replay_and_compare, shrink
 from meeplex.testing.differential import Divergence, Lockstep
-from meeplex.testing.strategies import action_choices, draw_action, game_strings, pick, seeded_variants
+from meeplex.testing.strategies import (
+    action_choices,
+    draw_action,
+    game_strings,
+    games_of_both_engines,
+    pick,
+    seeded_variants,
+)
 
 MAX_STEPS = 400
 
@@ -94,7 +101,7 @@ def test_stop_clears_the_mall_obligation():
 
 SEEDED = [
     (meeplex.game_string(g, variant), seed)
-    for g in meeplex.games()
+    for g in games_of_both_engines()
     for variant in seeded_variants(g, effort())
     for seed in range(11, 13 + effort())
 ]

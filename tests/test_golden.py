@@ -44,6 +44,13 @@ CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
         ("caboodle(players=3)", (1,)),
         ("caboodle(players=4,rules=2023)", (1,)),
     ],
+    # Random games are short (a few turns): the default game, both layouts, every difficulty and seat count.
+    "forbidden_island": [
+        ("forbidden_island", (1, 2)),
+        ("forbidden_island(difficulty=elite,layout=treasure_island)", (1,)),
+        ("forbidden_island(difficulty=legendary,layout=treasure_island,players=3)", (1,)),
+        ("forbidden_island(difficulty=normal,players=4)", (1,)),
+    ],
     "flip_city": [
         ("flip_city", (1, 2)),
         ("flip_city(max_turns=6,players=3)", (1, 2)),
@@ -153,6 +160,8 @@ GOLDEN_FILES = sorted(GOLDEN_DIR.glob("*.txt"))
 def test_golden_playthrough(path: Path, engine: str):
     expected = path.read_text()
     game_string, seed = _header(expected)
+    if engine == "oracle" and meeplex.make(game_string).name not in meeplex.oracle.games():
+        pytest.skip("the oracle does not have this game yet")
     actual = playthrough(engine, game_string, seed)
     assert actual == expected, f"{engine} departs from {path.name}:\n{_first_difference(expected, actual)}"
 
@@ -173,7 +182,17 @@ def regenerate(engine: str, force: bool) -> int:
     GOLDEN_DIR.mkdir(exist_ok=True)
     other = "oracle" if engine == "rust" else "rust"
     texts = {file_name(g, s): playthrough(engine, g, s) for g, seeds in GOLDEN_SETS for s in seeds}
-    disagree = [name for name, text in texts.items() if playthrough(other, *_header(text)) != text]
+    others = {"rust": meeplex.games(), "oracle": meeplex.oracle.games()}[other]
+    unchecked = sorted(
+        name for name, text in texts.items() if meeplex.make(_header(text)[0]).name not in others
+    )
+    if unchecked:
+        print(f"{other} does not have the game of {unchecked} yet: written unchecked", file=sys.stderr)
+    disagree = [
+        name
+        for name, text in texts.items()
+        if name not in unchecked and playthrough(other, *_header(text)) != text
+    ]
     if disagree:
         print(f"{other} disagrees with {engine} on {disagree}", file=sys.stderr)
         if not force:

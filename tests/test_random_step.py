@@ -14,11 +14,11 @@ import meeplex.oracle
 from meeplex.agents import random_legal_action, resolve_chance
 from meeplex.testing import effort
 from meeplex.testing.differential import compare_states
-from meeplex.testing.strategies import seeded_variants
+from meeplex.testing.strategies import games_of_both_engines, seeded_variants
 
 CASES = [
     (meeplex.game_string(g, variant), seed)
-    for g in meeplex.games()
+    for g in games_of_both_engines()
     for variant in seeded_variants(g, effort())
     for seed in range(1 + effort() // 2)
 ]

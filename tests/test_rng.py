@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import meeplex
 import meeplex.oracle
 from meeplex.testing import random_action
-from meeplex.testing.strategies import combined_variants
+from meeplex.testing.strategies import combined_variants, games_of_both_engines
 
 MASK = (1 << 64) - 1
 
@@ -71,7 +71,7 @@ def _python_random_history(make, game_string: str, rng_cls, seed: int) -> list[i
 
 GAME_STRINGS = [
     meeplex.game_string(g, dict(variant, max_turns=8) if "max_turns" in meeplex.make(g).params else variant)
-    for g in meeplex.games()
+    for g in games_of_both_engines()
     for variant in combined_variants(g)
 ]
 

@@ -110,6 +110,7 @@ fn measure(c: &mut Criterion, label: &str, game: &AnyGame) {
         AnyState::FlipFamily(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::FlipPickTowers(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::Flipology(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
+        AnyState::ForbiddenIsland(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::LineIt(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         _ => 0,
     };

@@ -210,11 +210,29 @@ def _carcassonne_tiles(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params
     return {"tiles": word}
 
 
+# Forbidden Island (docs/rules/forbidden_island.md §1): the difficulty (the starting water level), the layout.
+_FORBIDDEN_ISLAND_WORDS: dict[str, tuple[str, ...]] = {
+    "difficulty": ("novice", "normal", "elite", "legendary"),
+    "layout": ("standard", "treasure_island"),
+}
+
+
+@st.composite
+def _forbidden_island_words(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
+    """Each word left out (its default) half of the time, else one of its other values."""
+    extra: _Params = {}
+    for key, (_, *others) in _FORBIDDEN_ISLAND_WORDS.items():
+        if draw(st.booleans()):
+            extra[key] = draw(st.sampled_from(others))
+    return extra
+
+
 # game id -> a strategy of the parameters ``param_space`` cannot find, given the ones drawn from it.
 EXTRA_PARAMS: dict[str, Callable[[str, _Params], st.SearchStrategy[_Params]]] = {
     "carcassonne": _carcassonne_tiles,
     "flip_city": _flip_city_family,
     "flip_city_wilderness": _flip_city_family,
+    "forbidden_island": _forbidden_island_words,
 }
 
 
@@ -234,10 +252,19 @@ def params(draw: st.DrawFn, game_id: str) -> _Params:
     return chosen
 
 
+def games_of_both_engines() -> list[str]:
+    """The games both the Rust core and the oracle register, sorted: what the lockstep comparisons run on (a
+    game one engine does not have yet is checked by the other engine's own suites alone)."""
+    from .. import oracle
+
+    return sorted(set(meeplex.games()) & set(oracle.games()))
+
+
 @st.composite
 def game_strings(draw: st.DrawFn, games: list[str] | None = None) -> str:
-    """A game string (``"name(key=value,...)"``) for a registered game with drawn parameters."""
-    game_id = draw(st.sampled_from(sorted(games) if games else meeplex.games()))
+    """A game string (``"name(key=value,...)"``) with drawn parameters, for a game of ``games`` (by default
+    one that both engines register, since the callers drive both)."""
+    game_id = draw(st.sampled_from(sorted(games) if games else games_of_both_engines()))
     return meeplex.game_string(game_id, draw(params(game_id)))
 
 

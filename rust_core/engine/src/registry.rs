@@ -11,6 +11,7 @@ use crate::games::flip_city::{self, Configured, FlipCityGame, FlipCityState};
 use crate::games::flip_city::{FlipFamilyGame, FlipFamilyState};
 use crate::games::flip_pick_towers::{self, FlipPickTowersGame, FlipPickTowersState};
 use crate::games::flipology::{self, FlipologyGame, FlipologyState};
+use crate::games::forbidden_island::{self, ForbiddenIslandGame, ForbiddenIslandState};
 use crate::games::lineit::{self, LineItGame, LineItState};
 use crate::{Game, GameError, Params, Player, Result, Rng, State};
 
@@ -22,6 +23,7 @@ pub const GAME_IDS: &[&str] = &[
     flip_city::WILDERNESS_ID,
     flip_pick_towers::ID,
     flipology::ID,
+    forbidden_island::ID,
     lineit::ID,
 ];
 
@@ -33,6 +35,7 @@ pub enum AnyGame {
     FlipFamily(FlipFamilyGame),
     FlipPickTowers(FlipPickTowersGame),
     Flipology(FlipologyGame),
+    ForbiddenIsland(ForbiddenIslandGame),
     LineIt(LineItGame),
 }
 
@@ -48,6 +51,7 @@ pub enum AnyState {
     FlipFamily(FlipFamilyState),
     FlipPickTowers(FlipPickTowersState),
     Flipology(FlipologyState),
+    ForbiddenIsland(ForbiddenIslandState),
     LineIt(LineItState),
 }
 
@@ -86,6 +90,11 @@ macro_rules! game_dispatch {
             AnyGame::Flipology($g) => {
                 #[allow(unused_imports)]
                 use AnyState::Flipology as $V;
+                $body
+            }
+            AnyGame::ForbiddenIsland($g) => {
+                #[allow(unused_imports)]
+                use AnyState::ForbiddenIsland as $V;
                 $body
             }
             AnyGame::LineIt($g) => {
@@ -133,6 +142,11 @@ macro_rules! state_dispatch {
                 use AnyState::Flipology as $V;
                 $body
             }
+            AnyState::ForbiddenIsland($s) => {
+                #[allow(unused_imports)]
+                use AnyState::ForbiddenIsland as $V;
+                $body
+            }
             AnyState::LineIt($s) => {
                 #[allow(unused_imports)]
                 use AnyState::LineIt as $V;
@@ -155,6 +169,7 @@ impl AnyGame {
             carcassonne::ID => Ok(AnyGame::Carcassonne(CarcassonneGame::new(params)?)),
             flip_pick_towers::ID => Ok(AnyGame::FlipPickTowers(FlipPickTowersGame::new(params)?)),
             flipology::ID => Ok(AnyGame::Flipology(FlipologyGame::new(params)?)),
+            forbidden_island::ID => Ok(AnyGame::ForbiddenIsland(ForbiddenIslandGame::new(params)?)),
             lineit::ID => Ok(AnyGame::LineIt(LineItGame::new(params)?)),
             _ => Err(GameError::InvalidState(format!(
                 "unknown game {id:?} (known: {})",

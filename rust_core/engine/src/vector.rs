@@ -334,6 +334,9 @@ impl VectorCore {
                 Box::new(Lanes::new(g, s, AnyState::FlipPickTowers, n, autoreset))
             }
             AnyState::Flipology(s) => Box::new(Lanes::new(g, s, AnyState::Flipology, n, autoreset)),
+            AnyState::ForbiddenIsland(s) => {
+                Box::new(Lanes::new(g, s, AnyState::ForbiddenIsland, n, autoreset))
+            }
             AnyState::LineIt(s) => Box::new(Lanes::new(g, s, AnyState::LineIt, n, autoreset)),
         };
         batch.reset(seed);

@@ -5,4 +5,5 @@ pub mod carcassonne;
 pub mod flip_city;
 pub mod flip_pick_towers;
 pub mod flipology;
+pub mod forbidden_island;
 pub mod lineit;
