@@ -59,6 +59,9 @@ TILES = [TILE_KEYS.index(REFERENCE[name]) for name in NAMES]  # the serialized `
 ALL = frozenset(NAMES)
 
 
+START_LEVEL = {"novice": 1, "normal": 2, "elite": 3, "legendary": 4}  # §1
+
+
 def tile(name: str) -> int:
     """The tile id on the position ``name`` of the reference layout."""
     return TILES[NAMES.index(name)]
@@ -184,7 +187,7 @@ def position(
         "flood_pile": layers,
         "game": GAME,
         "history": [],
-        "level": game.start_level if level is None else level,
+        "level": START_LEVEL[game.params["difficulty"]] if level is None else level,
         "outcome": outcome,
         "params": game.params,
         "pending": list(pending),
