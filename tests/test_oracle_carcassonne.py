@@ -83,6 +83,28 @@ def test_sizes_of_the_standard_game() -> None:
     assert sum(TILES[t].count for t in range(24)) == 71  # the start tile, a fourth D, is not in the pile
 
 
+def test_a_game_s_tile_types_follow_its_expansions() -> None:
+    """§2: "A game's types are the entries of the base and river sets and of the enabled expansions' sets, in
+    the file's order ... T = 34 + 17 (if inns_cathedrals) + 24 (if traders_builders)"; §3: R grows by 18 and
+    24."""
+    base, ic, tb, both = (
+        game(),
+        game(inns_cathedrals=True),
+        game(traders_builders=True),
+        game(inns_cathedrals=True, traders_builders=True),
+    )
+    assert (base.T, ic.T, tb.T, both.T) == (34, 51, 58, 75)
+    assert base.tile_names == TILE_NAMES[:34]
+    assert ic.tile_names[34] == "ic_cccc_c" and both.tile_names[51] == "tb_cc_g"
+    assert tb.tile_names[34] == "tb_cc_g"  # with Traders & Builders alone its types are ids 34..57
+    assert (ic.R, tb.R, both.R) == (71 + 18, 71 + 24, 71 + 42)
+    assert game(river=True, traders_builders=True).R == 71 + 11 + 24
+    assert game(tiles="E2", inns_cathedrals=True).R == 2 + 18  # the expansion's tiles in full (interp. 11.7)
+    assert tb.max_chance_outcomes() == 58
+    # Without the expansions nothing changes (§11): the same params, hence the same serialization.
+    assert game(inns_cathedrals=False, traders_builders=False).params == base.params
+
+
 @pytest.mark.parametrize(
     ("given", "canonical"),
     [

@@ -59,15 +59,18 @@ NEIGHBOURS_8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1
 class Feature:
     kind: str  # cloister, city, road, field
     edges: tuple[int, ...] = ()  # data edges (city, road)
-    halves: tuple[int, ...] = ()  # data halves (field)
+    halves: tuple[int, ...] = ()  # data halves (field); empty for an inner farm (§2)
     pennant: bool = False
     cities: tuple[int, ...] = ()  # field: the feature indices of the cities of this tile it touches
+    inn: bool = False  # road (Inns & Cathedrals, §11.2)
+    cathedral: bool = False  # city (Inns & Cathedrals, §11.2)
+    goods: str = ""  # city: wine, grain or cloth (Traders & Builders, §11.3); "" for none
 
 
 @dataclass(frozen=True)
 class TileType:
     name: str
-    set: str  # base or river
+    set: str  # base, river, inns_cathedrals or traders_builders
     count: int
     edges: str  # N E S W as drawn
     features: tuple[Feature, ...]
@@ -87,22 +90,29 @@ def _load_tiles() -> tuple[tuple[TileType, ...], str, str, str]:
                     halves=tuple(HALF_NAMES.index(h) for h in f.get("halves", [])),
                     pennant=bool(f.get("pennant", False)),
                     cities=tuple(f.get("cities", [])),
+                    inn=bool(f.get("inn", False)),
+                    cathedral=bool(f.get("cathedral", False)),
+                    goods=str(f.get("goods", "")),
                 )
             )
         tiles.append(TileType(entry["name"], entry["set"], entry["count"], entry["edges"], tuple(features)))
     return tuple(tiles), data["start_tile"], data["spring"], data["lake"]
 
 
+# Every entry of the data file, in its order. A game's tile type ids are positions in ``game.tiles`` (the
+# base and river entries, then the enabled expansions' entries, §2); the base and river ids 0..33 are the
+# same in every game, and so are the data file's positions.
 TILES, _START_NAME, _SPRING_NAME, _LAKE_NAME = _load_tiles()
-T = len(TILES)
 TILE_NAMES = tuple(tile.name for tile in TILES)
 START = TILE_NAMES.index(_START_NAME)
 SPRING = TILE_NAMES.index(_SPRING_NAME)
 LAKE = TILE_NAMES.index(_LAKE_NAME)
-LAND = tuple(t for t in range(T) if TILES[t].set == "base")
-RIVER = tuple(t for t in range(T) if TILES[t].set == "river")
+BASE_SETS = ("base", "river")
+EXPANSIONS = ("inns_cathedrals", "traders_builders")  # parameter = the data file's set name (§1, §2)
+LAND = tuple(t for t in range(len(TILES)) if TILES[t].set == "base")  # the base letters A..X
+RIVER = tuple(t for t in range(len(TILES)) if TILES[t].set == "river")
 LAND_LETTERS = {TILE_NAMES[t]: t for t in LAND}
-STANDARD_COUNTS = tuple(TILES[t].count if t in LAND else 0 for t in range(T))
+assert max(LAND + RIVER) < min(t for t in range(len(TILES)) if TILES[t].set not in BASE_SETS)
 
 
 @dataclass(frozen=True)
@@ -145,14 +155,18 @@ def placed(t: int, r: int) -> Placed:
 _TILES_TEXT = re.compile(r"(?:[A-X][0-9]+)+")
 
 
+STANDARD_COUNTS = tuple(TILES[t].count for t in LAND)
+
+
 def parse_tiles(text: str) -> tuple[int, ...]:
-    """The land pile counts of a ``tiles`` value (§1); anything malformed is an ``InvalidStateError``."""
+    """The base letters' pile counts of a ``tiles`` value (§1), indexed by the letter's type id; anything
+    malformed is an ``InvalidStateError``."""
     upper = "".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in text)
     if upper == "STANDARD":
         return STANDARD_COUNTS
     if not _TILES_TEXT.fullmatch(upper):
         raise InvalidStateError(f"{GAME_NAME}: tiles {text!r} is not 'standard' nor letters A..X with counts")
-    counts = [0] * T
+    counts = [0] * len(LAND)
     last = ""
     for letter, digits in re.findall(r"([A-X])([0-9]+)", upper):
         if letter <= last:
@@ -172,23 +186,29 @@ def canonical_tiles(counts: tuple[int, ...]) -> str:
 
 
 def normalize_params(given: Mapping[str, object]) -> dict[str, Any]:
+    """§1: every key checked and defaults filled in.
+
+    READING (§9, §11.7): an expansion's key is in ``params`` only when it is true, so that the base game's
+    ``params`` (and with it its serialization and game string) stay exactly as they were."""
     params: dict[str, Any] = {"players": 2, "river": False, "strategic": False, "tiles": "standard"}
     for key in given:
-        if key not in params:
+        if key not in params and key not in EXPANSIONS:
             raise InvalidStateError(f"{GAME_NAME}: unknown parameter {key!r}")
-    if "players" in given:
-        value = given["players"]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidStateError(f"{GAME_NAME}: parameter 'players' must be an int, got {value!r}")
-        if not 2 <= value <= 5:
-            raise InvalidStateError(f"{GAME_NAME}: parameter 'players' must be in 2..5, got {value}")
-        params["players"] = int(value)
-    for key in ("river", "strategic"):
+    for key in ("river", "strategic") + EXPANSIONS:
         if key in given:
             value = given[key]
             if not isinstance(value, bool):
                 raise InvalidStateError(f"{GAME_NAME}: parameter {key!r} must be a bool, got {value!r}")
-            params[key] = bool(value)
+            if key in params or value:
+                params[key] = bool(value)
+    if "players" in given:
+        value = given["players"]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidStateError(f"{GAME_NAME}: parameter 'players' must be an int, got {value!r}")
+        most = 6 if params.get("inns_cathedrals", False) else 5  # §11.2: a 6th seat with Inns & Cathedrals
+        if not 2 <= value <= most:
+            raise InvalidStateError(f"{GAME_NAME}: parameter 'players' must be in 2..{most}, got {value}")
+        params["players"] = int(value)
     if "tiles" in given:
         value = given["tiles"]
         if not isinstance(value, str):
@@ -231,11 +251,28 @@ class CarcassonneGame:
         self.players: int = self._params["players"]
         self.river: bool = self._params["river"]
         self.strategic: bool = self._params["strategic"]
-        land = parse_tiles(self._params["tiles"])
-        # The draw piles' counts per type, and the first tile on the board (§2, §3, interp. 5).
-        self.initial_pile: list[int] = [
-            land[t] if t in LAND else (TILES[t].count if self.river else 0) for t in range(T)
-        ]
+        self.inns_cathedrals: bool = self._params.get("inns_cathedrals", False)
+        self.traders_builders: bool = self._params.get("traders_builders", False)
+        # The game's tile types (§2): the base and river entries, then the enabled expansions', in the data
+        # file's order; a type id is a position in this list (``data_ids`` maps it back to the file).
+        sets = BASE_SETS + tuple(key for key in EXPANSIONS if self._params.get(key, False))
+        self.data_ids: tuple[int, ...] = tuple(i for i, tile in enumerate(TILES) if tile.set in sets)
+        self.tiles: tuple[TileType, ...] = tuple(TILES[i] for i in self.data_ids)
+        self.tile_names: tuple[str, ...] = tuple(tile.name for tile in self.tiles)
+        self.T: int = len(self.tiles)
+        # The land types: the base letters and the expansions' tiles (every type but the river's).
+        self.land: tuple[int, ...] = tuple(t for t in range(self.T) if self.tiles[t].set != "river")
+        letters = parse_tiles(self._params["tiles"])
+        # The draw piles' counts per type, and the first tile on the board (§2, §3, interp. 5). The
+        # expansions' tiles are all in the pile whatever ``tiles`` says (interp. 11.7).
+        self.initial_pile: list[int] = []
+        for t, tile in enumerate(self.tiles):
+            if tile.set == "base":
+                self.initial_pile.append(letters[t])
+            elif tile.set == "river":
+                self.initial_pile.append(tile.count if self.river else 0)
+            else:
+                self.initial_pile.append(tile.count)
         self.first_tile: int = SPRING if self.river else START
         self.totals: list[int] = list(self.initial_pile)
         self.totals[self.first_tile] += 1
@@ -245,8 +282,12 @@ class CarcassonneGame:
         self.NO_FOLLOWER: int = self.P
         self.FOLLOWER: int = self.P + 1
         self.SELECT: int = self.P + 1 + K
-        self._num_actions: int = self.P + 1 + K + T
-        self.types: frozenset[int] = frozenset(LAND + (RIVER if self.river else ()))
+        self._num_actions: int = self.P + 1 + K + self.T
+        self.types: frozenset[int] = frozenset(self.land + (RIVER if self.river else ()))
+
+    def geo(self, t: int, r: int) -> Placed:
+        """Tile type t of this game seen with rotation r."""
+        return placed(self.data_ids[t], r)
 
     @property
     def params(self) -> dict[str, Any]:
@@ -259,14 +300,14 @@ class CarcassonneGame:
         return self._num_actions
 
     def max_chance_outcomes(self) -> int:
-        return T
+        return self.T
 
     def max_game_length(self) -> int:
         return 4 * self.R
 
     def observation_shape(self) -> tuple[int, ...]:
         n = self.players
-        return ((self.R + 1) * (7 + T + K + n) + 4 * n + 6 + 4 * T,)
+        return ((self.R + 1) * (7 + self.T + K + n) + 4 * n + 6 + 4 * self.T,)
 
     def place_id(self, x: int, y: int, r: int) -> int:
         return ((y + self.R) * self.W + (x + self.R)) * 4 + r
@@ -287,8 +328,8 @@ class CarcassonneGame:
             cells={(0, 0): 0},
             followers={},
             pile=list(self.initial_pile),
-            set_aside=[0] * T,
-            hands=[[0] * T for _ in range(n)],
+            set_aside=[0] * self.T,
+            hands=[[0] * self.T for _ in range(n)],
             scores_=[0] * n,
             supply=[FOLLOWERS] * n,
             phase="deal" if self.strategic else "draw",
@@ -361,9 +402,9 @@ class CarcassonneState:
 
     def _current_pile(self) -> list[int]:
         """The counts a draw comes from: river tiles, then the lake, then the land tiles."""
-        pile = [0] * T
+        pile = [0] * self.game.T
         if self.phase == "deal":
-            for t in LAND:
+            for t in self.game.land:
                 pile[t] = self.pile[t]
             return pile
         if self._river_left() > 0:
@@ -373,18 +414,18 @@ class CarcassonneState:
         elif self.pile[LAKE] > 0:
             pile[LAKE] = self.pile[LAKE]
         else:
-            for t in LAND:
+            for t in self.game.land:
                 pile[t] = self.pile[t]
         return pile
 
     def _land_left(self) -> int:
-        return sum(self.pile[t] for t in LAND)
+        return sum(self.pile[t] for t in self.game.land)
 
     def chance_weights(self) -> list[tuple[int, int]]:
         if not self.is_chance_node():
             return []
         pile = self._current_pile()
-        return [(t, pile[t]) for t in range(T) if pile[t] > 0]
+        return [(t, pile[t]) for t in range(self.game.T) if pile[t] > 0]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         weights = self.chance_weights()
@@ -401,7 +442,7 @@ class CarcassonneState:
         """The cell is empty, in the window, has a neighbour, and every touching edge has the same letter."""
         if (x, y) in self.cells or not self.game.in_window(x, y):
             return False
-        mine = placed(t, r).edges
+        mine = self.game.geo(t, r).edges
         neighbours = 0
         for d in range(4):
             slot = self.cells.get((x + DX[d], y + DY[d]))
@@ -409,7 +450,7 @@ class CarcassonneState:
                 continue
             neighbours += 1
             nt, _, _, nr = self.board[slot]
-            if placed(nt, nr).edges[(d + 2) % 4] != mine[d]:
+            if self.game.geo(nt, nr).edges[(d + 2) % 4] != mine[d]:
                 return False
         return neighbours > 0
 
@@ -418,9 +459,9 @@ class CarcassonneState:
         open_end: tuple[int, int, int] | None = None
         last_turn = 0
         for t, x, y, r in self.board:
-            if TILES[t].set != "river":
+            if self.game.tiles[t].set != "river":
                 continue
-            river_edges = [d for d in range(4) if placed(t, r).edges[d] == "W"]
+            river_edges = [d for d in range(4) if self.game.geo(t, r).edges[d] == "W"]
             if t == SPRING or open_end is None:
                 open_end = (x, y, river_edges[0])
                 continue
@@ -445,7 +486,7 @@ class CarcassonneState:
         ox, oy, od = open_end
         if (x, y) != (ox + DX[od], oy + DY[od]):
             return False
-        edges = placed(t, r).edges
+        edges = self.game.geo(t, r).edges
         in_edge = (od + 2) % 4
         if edges[in_edge] != "W":
             return False
@@ -460,7 +501,7 @@ class CarcassonneState:
         """The legal placement action ids of tile type t, sorted."""
         game = self.game
         result = []
-        if TILES[t].set == "river":
+        if self.game.tiles[t].set == "river":
             status = self._river_status()
             if status[0] is None:
                 return []
@@ -490,14 +531,14 @@ class CarcassonneState:
     def component(self, slot: int, k: int) -> tuple[set[Node], bool]:
         """The feature joined across tiles from feature k of the tile in ``slot``, and whether it is complete
         (city, road: no segment edge faces an empty cell; a field is never complete)."""
-        kind = TILES[self.board[slot][0]].features[k].kind
+        kind = self.game.tiles[self.board[slot][0]].features[k].kind
         seen = {(slot, k)}
         stack = [(slot, k)]
         complete = kind in ("city", "road")
         while stack:
             s, f = stack.pop()
             t, x, y, r = self.board[s]
-            geo = placed(t, r)
+            geo = self.game.geo(t, r)
             if kind in ("city", "road"):
                 for d in geo.feature_edges[f]:
                     ns = self.cells.get((x + DX[d], y + DY[d]))
@@ -505,7 +546,7 @@ class CarcassonneState:
                         complete = False
                         continue
                     nt, _, _, nr = self.board[ns]
-                    nf = placed(nt, nr).edge_feature[(d + 2) % 4]
+                    nf = self.game.geo(nt, nr).edge_feature[(d + 2) % 4]
                     if nf >= 0 and (ns, nf) not in seen:
                         seen.add((ns, nf))
                         stack.append((ns, nf))
@@ -516,7 +557,7 @@ class CarcassonneState:
                     if ns is None:
                         continue
                     nt, _, _, nr = self.board[ns]
-                    nf = placed(nt, nr).half_feature[((h ^ 1) + 4) % 8]
+                    nf = self.game.geo(nt, nr).half_feature[((h ^ 1) + 4) % 8]
                     if nf >= 0 and (ns, nf) not in seen:
                         seen.add((ns, nf))
                         stack.append((ns, nf))
@@ -541,7 +582,7 @@ class CarcassonneState:
         tiles = len({slot for slot, _ in nodes})
         if kind == "road":
             return tiles
-        pennants = sum(1 for slot, k in nodes if TILES[self.board[slot][0]].features[k].pennant)
+        pennants = sum(1 for slot, k in nodes if self.game.tiles[self.board[slot][0]].features[k].pennant)
         return (2 if complete else 1) * (tiles + pennants)
 
     def _award(self, nodes: set[Node], points: int, release: bool) -> None:
@@ -557,7 +598,7 @@ class CarcassonneState:
         slot = len(self.board) - 1
         t, x, y, _ = self.board[slot]
         done: set[Node] = set()
-        for k, feat in enumerate(TILES[t].features):
+        for k, feat in enumerate(self.game.tiles[t].features):
             if feat.kind not in ("city", "road") or (slot, k) in done:
                 continue
             nodes, complete = self.component(slot, k)
@@ -568,7 +609,7 @@ class CarcassonneState:
             s = self.cells.get((x + dx, y + dy))
             if s is None:
                 continue
-            for k, feat in enumerate(TILES[self.board[s][0]].features):
+            for k, feat in enumerate(self.game.tiles[self.board[s][0]].features):
                 if feat.kind == "cloister" and self._cloister_neighbours(s) == 8:
                     self._award({(s, k)}, 9, release=True)
 
@@ -583,7 +624,7 @@ class CarcassonneState:
             k, _ = self.followers[slot]
             if (slot, k) in done:
                 continue
-            kind = TILES[self.board[slot][0]].features[k].kind
+            kind = self.game.tiles[self.board[slot][0]].features[k].kind
             if kind == "cloister":
                 done.add((slot, k))
                 self._award({(slot, k)}, 1 + self._cloister_neighbours(slot), release=False)
@@ -598,7 +639,7 @@ class CarcassonneState:
         for nodes in fields:
             touched: set[frozenset[Node]] = set()
             for slot, k in nodes:
-                for c in TILES[self.board[slot][0]].features[k].cities:
+                for c in self.game.tiles[self.board[slot][0]].features[k].cities:
                     if (slot, c) not in city_of:
                         city_nodes, complete = self.component(slot, c)
                         frozen = frozenset(city_nodes)
@@ -613,7 +654,7 @@ class CarcassonneState:
 
     def _follower_ok(self, k: int) -> bool:
         slot = len(self.board) - 1
-        if self.supply[self.current] == 0 or k >= len(TILES[self.board[slot][0]].features):
+        if self.supply[self.current] == 0 or k >= len(self.game.tiles[self.board[slot][0]].features):
             return False
         nodes, _ = self.component(slot, k)
         return not any((s, f) in nodes for s, (f, _) in self.followers.items())
@@ -625,11 +666,11 @@ class CarcassonneState:
         if self.is_chance_node():
             return [t for t, _ in self.chance_weights()]
         if self.phase == "select":
-            return [game.SELECT + t for t in range(T) if self.hands[self.current][t] > 0]
+            return [game.SELECT + t for t in range(self.game.T) if self.hands[self.current][t] > 0]
         if self.phase == "place":
             return self.placements(self.tile)
         # follower
-        features = len(TILES[self.board[-1][0]].features)
+        features = len(self.game.tiles[self.board[-1][0]].features)
         return [game.NO_FOLLOWER] + [game.FOLLOWER + k for k in range(features) if self._follower_ok(k)]
 
     def legal_actions_mask(self) -> np.ndarray:
@@ -672,7 +713,7 @@ class CarcassonneState:
                 else:
                     self.current = seat + 1
             return seat
-        if game.strategic and TILES[t].set == "base":
+        if game.strategic and self.game.tiles[t].set != "river":
             seat = self.current
             self.hands[seat][t] += 1
             if self.to_draw > 0:
@@ -718,7 +759,7 @@ class CarcassonneState:
     def _check_hand(self) -> None:
         """§4.3: set aside the unplaceable tiles of the hand and draw replacements, then select."""
         hand = self.hands[self.current]
-        for t in range(T):
+        for t in range(self.game.T):
             if hand[t] > 0 and not self._placeable(t):
                 self.set_aside[t] += hand[t]
                 self.to_draw += hand[t]
@@ -827,13 +868,14 @@ class CarcassonneState:
         else:
             # READING: a hand-made history that does not replay: every token that could be a land tile is
             # hidden from everyone (nothing leaks).
-            self.hidden = [-2 if a < T else -1 for a in self.actions]
+            self.hidden = [-2 if a < self.game.T else -1 for a in self.actions]
         return self.hidden
 
     def unseen(self, p: int) -> list[int]:
         """§8.1: per type, the tiles p cannot see: the pile plus the other seats' hands."""
         return [
-            self.pile[t] + sum(self.hands[s][t] for s in range(self.game.players) if s != p) for t in range(T)
+            self.pile[t] + sum(self.hands[s][t] for s in range(self.game.players) if s != p)
+            for t in range(self.game.T)
         ]
 
     def resample_from_infostate(self, player: object, rng: object = None) -> CarcassonneState:
@@ -846,37 +888,37 @@ class CarcassonneState:
             raise TypeError("resample_from_infostate needs an Rng")
         # READING: the pool is p's unseen *land* tiles; the river tiles left stay in the pile (a hand holds
         # land tiles only; the river pile is no secret). Identical to §8.3 once the river is placed.
-        pool = [self.pile[t] if t in LAND else 0 for t in range(T)]
+        pool = [self.pile[t] if t in self.game.land else 0 for t in range(self.game.T)]
         for s in range(self.game.players):
             if s != p:
-                for t in LAND:
+                for t in self.game.land:
                     pool[t] += self.hands[s][t]
         for s in range(self.game.players):
             if s == p:
                 continue
             size = sum(self.hands[s])
-            new_hand = [0] * T
+            new_hand = [0] * self.game.T
             for _ in range(size):
                 r = int(below(sum(pool)))
                 running = 0
-                for t in range(T):
+                for t in range(self.game.T):
                     running += pool[t]
                     if running > r:
                         new_hand[t] += 1
                         pool[t] -= 1
                         break
             twin.hands[s] = new_hand
-        for t in LAND:
+        for t in self.game.land:
             twin.pile[t] = pool[t]
         return twin
 
     # ----- notation (§7) -----
 
     def _follower_text(self, k: int) -> str:
-        if self.phase == "follower" and k < len(TILES[self.board[-1][0]].features):
+        if self.phase == "follower" and k < len(self.game.tiles[self.board[-1][0]].features):
             t, _, _, r = self.board[-1]
-            feat = TILES[t].features[k]
-            geo = placed(t, r)
+            feat = self.game.tiles[t].features[k]
+            geo = self.game.geo(t, r)
             if feat.kind == "cloister":
                 return "follower cloister"
             if feat.kind == "field":
@@ -888,9 +930,11 @@ class CarcassonneState:
         game = self.game
         value = _as_int(action)
         if self.is_chance_node():
-            if value is None or not 0 <= value < T:
-                raise IllegalActionError(f"{GAME_NAME}: chance outcome {action!r} is out of range 0..{T - 1}")
-            return f"draw {TILE_NAMES[value]}"
+            if value is None or not 0 <= value < self.game.T:
+                raise IllegalActionError(
+                    f"{GAME_NAME}: chance outcome {action!r} is out of range 0..{self.game.T - 1}"
+                )
+            return f"draw {self.game.tile_names[value]}"
         if value is None or not 0 <= value < game.num_distinct_actions():
             raise IllegalActionError(
                 f"{GAME_NAME}: action {action!r} is out of range 0..{game.num_distinct_actions() - 1} "
@@ -903,7 +947,7 @@ class CarcassonneState:
             return "no follower"
         if value < game.SELECT:
             return self._follower_text(value - game.FOLLOWER)
-        return f"tile {TILE_NAMES[value - game.SELECT]}"
+        return f"tile {self.game.tile_names[value - game.SELECT]}"
 
     def string_to_action(self, text: object) -> int:
         if not isinstance(text, str):
@@ -911,9 +955,9 @@ class CarcassonneState:
                 f"{GAME_NAME}: an action text must be a str, not {type(text).__name__}"
             )
         key = fold_white_space(text)
-        names = {name.lower(): t for t, name in enumerate(TILE_NAMES)}
-        bad = InvalidNotationError(f"{GAME_NAME}: cannot parse action {text!r}")
         game = self.game
+        names = {name.lower(): t for t, name in enumerate(game.tile_names)}
+        bad = InvalidNotationError(f"{GAME_NAME}: cannot parse action {text!r}")
         if self.is_chance_node():
             name = key[5:] if key.startswith("draw ") else key
             if name in names:
@@ -937,8 +981,8 @@ class CarcassonneState:
         if match and self.phase == "follower":
             kind, where = match.group(1), match.group(2)
             t, _, _, r = self.board[-1]
-            geo = placed(t, r)
-            for k, feat in enumerate(TILES[t].features):
+            geo = self.game.geo(t, r)
+            for k, feat in enumerate(self.game.tiles[t].features):
                 if feat.kind != kind:
                     continue
                 if kind == "cloister" and where is None:
@@ -976,17 +1020,17 @@ class CarcassonneState:
         def rel(seat: int) -> int:
             return (seat - p) % n
 
-        per_slot = 7 + T + K + n
+        per_slot = 7 + self.game.T + K + n
         board = np.zeros(((game.R + 1), per_slot), dtype=np.float32)
         for slot, (t, x, y, r) in enumerate(self.board):
             row = board[slot]
             row[0], row[1], row[2] = 1, x, y
             row[3 + t] = 1
-            row[3 + T + r] = 1
+            row[3 + self.game.T + r] = 1
             if slot in self.followers:
                 k, seat = self.followers[slot]
-                row[7 + T + k] = 1
-                row[7 + T + K + rel(seat)] = 1
+                row[7 + self.game.T + k] = 1
+                row[7 + self.game.T + K + rel(seat)] = 1
         values: list[float] = []
         values.extend(self.scores_[(p + i) % n] for i in range(n))
         values.extend(self.supply[(p + i) % n] for i in range(n))
@@ -996,7 +1040,7 @@ class CarcassonneState:
             now[rel(self.current)] = 1
         values.extend(now)
         values.extend(1.0 if self.phase == ph else 0.0 for ph in PHASES)
-        values.extend(1.0 if self.phase == "place" and self.tile == t else 0.0 for t in range(T))
+        values.extend(1.0 if self.phase == "place" and self.tile == t else 0.0 for t in range(self.game.T))
         values.extend(self.unseen(p))
         values.extend(self.set_aside)
         values.extend(self.hands[p])
@@ -1012,18 +1056,18 @@ class CarcassonneState:
             + " ".join(map(str, self.supply)),
         ]
         if self.phase == "place":
-            lines.append(f"tile to place: {TILE_NAMES[self.tile]}")
+            lines.append(f"tile to place: {self.game.tile_names[self.tile]}")
         for slot, (t, x, y, r) in enumerate(self.board):
-            text = f"  {slot}: {TILE_NAMES[t]} at {x},{y} {ROTATION_NAMES[r]}"
+            text = f"  {slot}: {self.game.tile_names[t]} at {x},{y} {ROTATION_NAMES[r]}"
             if slot in self.followers:
                 k, seat = self.followers[slot]
-                text += f", follower of seat {seat} on #{k} ({TILES[t].features[k].kind})"
+                text += f", follower of seat {seat} on #{k} ({self.game.tiles[t].features[k].kind})"
             lines.append(text)
         if self.game.strategic:
             lines.append("hand sizes " + " ".join(str(sum(h)) for h in self.hands))
-            lines.append("your hand: " + _describe(self.hands[p]))
-        lines.append("set aside: " + _describe(self.set_aside))
-        lines.append("unseen: " + _describe(self.unseen(p)))
+            lines.append("your hand: " + _describe(self.game.tile_names, self.hands[p]))
+        lines.append("set aside: " + _describe(self.game.tile_names, self.set_aside))
+        lines.append("unseen: " + _describe(self.game.tile_names, self.unseen(p)))
         return "\n".join(lines)
 
     def information_state_string(self, player: object) -> str:
@@ -1083,8 +1127,8 @@ def _label(player: int) -> str:
     return f"seat {player}"
 
 
-def _describe(counts: list[int]) -> str:
-    parts = [f"{TILE_NAMES[t]}x{c}" for t, c in enumerate(counts) if c > 0]
+def _describe(names: tuple[str, ...], counts: list[int]) -> str:
+    parts = [f"{names[t]}x{c}" for t, c in enumerate(counts) if c > 0]
     return " ".join(parts) if parts else "-"
 
 
@@ -1164,19 +1208,19 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         if not 0 <= action < game.num_distinct_actions():
             raise _bad(f"history holds {action}, not an action id")
     current = _get_int(obj, "current", 0, n - 1)
-    tile = _get_int(obj, "tile", -1, T - 1)
+    tile = _get_int(obj, "tile", -1, game.T - 1)
     to_draw = _get_int(obj, "to_draw", 0, 4)
     phase = obj["phase"]
     if not isinstance(phase, str) or phase not in PHASES:
         raise _bad(f"phase {phase!r} is not one of {PHASES}")
-    pile = _int_list(obj["pile"], T, "pile")
-    set_aside = _int_list(obj["set_aside"], T, "set_aside")
+    pile = _int_list(obj["pile"], game.T, "pile")
+    set_aside = _int_list(obj["set_aside"], game.T, "set_aside")
     scores = _int_list(obj["scores"], n, "scores")
     supply = _int_list(obj["supply"], n, "supply")
     hands_obj = obj["hands"]
     if not isinstance(hands_obj, list) or len(hands_obj) != n:
         raise _bad(f"hands must be a list of {n} lists")
-    hands = [_int_list(h, T, "a hand") for h in hands_obj]
+    hands = [_int_list(h, game.T, "a hand") for h in hands_obj]
     for what, counts in [("pile", pile), ("set_aside", set_aside)] + [("a hand", h) for h in hands]:
         if any(c < 0 for c in counts):
             raise _bad(f"{what} holds a negative count")
@@ -1217,7 +1261,7 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         if index == 0:
             if (t, x, y, r) != (game.first_tile, 0, 0, 0):
                 raise _bad("the first board entry is not the start tile at 0,0 r0")
-        elif TILES[t].set == "river":
+        elif game.tiles[t].set == "river":
             if t == SPRING or not state._river_ok(t, x, y, r, state._river_status()):
                 raise _bad(f"board entry {index} does not continue the river (§4.2)")
         elif not state._edges_match(t, x, y, r):
@@ -1236,7 +1280,7 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         if not last < slot < len(state.board):
             raise _bad(f"follower slot {slot} out of range or not ascending")
         last = slot
-        features = TILES[state.board[slot][0]].features
+        features = game.tiles[state.board[slot][0]].features
         if not 0 <= k < len(features):
             raise _bad(f"follower feature {k} is not a feature of tile {slot}")
         if not 0 <= seat < n:
@@ -1264,13 +1308,13 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
             raise _bad(f"supply of seat {s} is not {FOLLOWERS} - its followers on the board")
 
     # Conservation of tiles.
-    placed_counts = [0] * T
+    placed_counts = [0] * game.T
     for t, _, _, _ in state.board:
         placed_counts[t] += 1
-    for t in range(T):
+    for t in range(game.T):
         found = placed_counts[t] + pile[t] + set_aside[t] + sum(h[t] for h in hands) + (1 if tile == t else 0)
         if found != game.totals[t]:
-            raise _bad(f"{TILE_NAMES[t]}: {found} tiles where there are {game.totals[t]}")
+            raise _bad(f"{game.tile_names[t]}: {found} tiles where there are {game.totals[t]}")
     if not game.strategic and any(any(h) for h in hands):
         raise _bad("hands hold tiles without the strategic variant")
 
@@ -1280,7 +1324,7 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
     if phase == "place":
         if tile == -1 or not state._placeable(tile):
             raise _bad("the tile to place has no legal placement")
-        if TILES[tile].set == "base" and (state._river_left() > 0 or pile[LAKE] > 0):
+        if game.tiles[tile].set != "river" and (state._river_left() > 0 or pile[LAKE] > 0):
             raise _bad("a land tile to place while river tiles remain in the pile")
     if to_draw != 0 and not game.strategic:
         raise _bad("to_draw is set outside the strategic variant")
@@ -1291,7 +1335,11 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         raise _bad(f"phase {phase} with the current pile empty")
     if phase == "select":
         hand = hands[current]
-        if not game.strategic or not any(hand) or any(hand[t] and not state._placeable(t) for t in range(T)):
+        if (
+            not game.strategic
+            or not any(hand)
+            or any(hand[t] and not state._placeable(t) for t in range(game.T))
+        ):
             raise _bad("select outside the strategic variant, or with an empty hand or an unplaceable tile")
     if phase == "follower" and len(state.board) == 1:
         raise _bad("the follower phase with only the first tile on the board")
