@@ -1084,7 +1084,8 @@ class CarcassonneState:
 
         READING: an inner farm (a field on no edge half, §2) has no ``<where>`` to name, and the notation
         reads a kind without ``<where>`` only for a cloister, so its text is the ``#<k>`` form (which reads
-        back)."""
+        back). READING: a builder or pig id on a feature of the tile it may not take is named like a
+        follower's (``pig road E``): §11.5 keeps ``#<k>`` for a k that is not a feature of the tile."""
         if self.phase == "follower" and k < len(self.game.tiles[self.board[-1][0]].features):
             t, _, _, r = self.board[-1]
             feat = self.game.tiles[t].features[k]
