@@ -1066,11 +1066,14 @@ def test_an_inner_farm_is_a_field_of_its_tile_touching_its_cities() -> None:
     play(state, "place 0,1 r0")  # four cities; its south one closes with D's, its north one with E's
     slot = len(state.board) - 1
     assert state.component(slot, 4) == ({(slot, 4)}, False)
-    assert state.action_to_string(g.FOLLOWER + 4) == "follower #4"  # no half to name (READING)
-    assert "follower #4" in legal_texts(state) and "large #4" in legal_texts(state)
+    # §11.5: no half to name, so no <where>, as for a cloister
+    assert state.action_to_string(g.FOLLOWER + 4) == "follower field"
+    assert "follower field" in legal_texts(state) and "large field" in legal_texts(state)
+    assert state.string_to_action("follower field") == g.FOLLOWER + 4
+    assert state.string_to_action("follower #4") == g.FOLLOWER + 4
     with pytest.raises(InvalidNotationError):
-        state.string_to_action("follower field")
-    play(state, "follower #4")
+        state.string_to_action("follower field NL")
+    play(state, "follower field")
     assert state.is_terminal()
     assert state.scores() == [6.0, 0.0]  # two completed cities touched; the cities had no follower
 

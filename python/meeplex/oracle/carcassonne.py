@@ -1082,9 +1082,8 @@ class CarcassonneState:
         """§7, §11.5: ``<figure> <kind> <where>`` for a feature of the tile just placed in the follower phase,
         else ``<figure> #<k>``.
 
-        READING: an inner farm (a field on no edge half, §2) has no ``<where>`` to name, and the notation
-        reads a kind without ``<where>`` only for a cloister, so its text is the ``#<k>`` form (which reads
-        back). READING: a builder or pig id on a feature of the tile it may not take is named like a
+        An inner farm (a field on no edge half, §2) has no ``<where>`` to name: like a cloister it is written
+        without one (``follower field``, §11.5). READING: a builder or pig id on a feature of the tile it may not take is named like a
         follower's (``pig road E``): §11.5 keeps ``#<k>`` for a k that is not a feature of the tile."""
         if self.phase == "follower" and k < len(self.game.tiles[self.board[-1][0]].features):
             t, _, _, r = self.board[-1]
@@ -1092,7 +1091,9 @@ class CarcassonneState:
             geo = self.game.geo(t, r)
             if feat.kind == "cloister":
                 return f"{figure} cloister"
-            if feat.kind == "field" and geo.feature_halves[k]:
+            if feat.kind == "field" and not geo.feature_halves[k]:
+                return f"{figure} field"
+            if feat.kind == "field":
                 return f"{figure} field {HALF_NAMES[geo.feature_halves[k][0]]}"
             if feat.kind in ("city", "road"):
                 return f"{figure} {feat.kind} {EDGE_NAMES[geo.feature_edges[k][0]]}"
@@ -1181,6 +1182,8 @@ class CarcassonneState:
                 continue
             if kind == "cloister" and where is None:
                 return k
+            if kind == "field" and where is None and not geo.feature_halves[k]:
+                return k  # the inner farm (§11.5)
             if kind in ("city", "road") and where in EDGE_NAMES:
                 if EDGE_NAMES.index(where) in geo.feature_edges[k]:
                     return k
