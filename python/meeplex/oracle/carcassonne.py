@@ -1083,8 +1083,8 @@ class CarcassonneState:
         else ``<figure> #<k>``.
 
         An inner farm (a field on no edge half, §2) has no ``<where>`` to name: like a cloister it is written
-        without one (``follower field``, §11.5). READING: a builder or pig id on a feature of the tile it may not take is named like a
-        follower's (``pig road E``): §11.5 keeps ``#<k>`` for a k that is not a feature of the tile."""
+        without one (``follower field``, §11.5). A builder or pig id on a feature of the tile it may not take
+        is named like a follower's (``pig road E``, §11.5)."""
         if self.phase == "follower" and k < len(self.game.tiles[self.board[-1][0]].features):
             t, _, _, r = self.board[-1]
             feat = self.game.tiles[t].features[k]
