@@ -586,7 +586,7 @@ def test_airport_into_its_own_deck_may_set_an_office_aside(make):
 
 
 def test_airport_office_kept_in_the_shuffle_reveals_a_card(make):
-    """The same choice declined ("you may"): the deck is shuffled with its Office and its top card revealed."""
+    """The same choice declined ("you may"): the deck is shuffled with its Office, its top card revealed."""
     game, state = play_turn(make, deck=[OFFICE], discard=[AIRPORT], params=OFFICE_SUPPLY)
     state.apply_action(recycle(AIRPORT))
     state.apply_action(target(0))

@@ -850,8 +850,8 @@ class FlipCityState:
         own_deck = self.chosen == self.current
         self.chosen = -1
         if own_deck and owner.deck_counts()[OFFICE] > 0:
-            # W 20: "When you would shuffle this card, you may set it aside instead": the seat is shuffling its
-            # own deck, so its Office may be set aside.
+            # W 20: "When you would shuffle this card, you may set it aside instead": the seat is shuffling
+            # its own deck, so its Office may be set aside.
             self.pending = "airport_aside"
             return
         self.pending = "remove" if self.game.solo else "none"  # W 19: a shuffle of the solo seat's deck
