@@ -249,18 +249,16 @@ impl CarcassonneState {
         (0..LAND).chain(T..self.cfg.nt)
     }
 
+    // The pile's entries from `nt` on are always 0: the sums run over fixed ranges, which compile to a few
+    // vector additions.
     pub fn land_left(&self) -> u32 {
-        self.pile[..LAND].iter().map(|&c| c as u32).sum::<u32>()
-            + self.pile[T..self.cfg.nt]
-                .iter()
-                .map(|&c| c as u32)
-                .sum::<u32>()
+        self.pile_total() - self.pile[LAND..T].iter().map(|&c| c as u32).sum::<u32>()
     }
     pub fn river_left(&self) -> bool {
         self.pile[LAND..T].iter().any(|&c| c > 0)
     }
     pub fn pile_total(&self) -> u32 {
-        self.pile[..self.cfg.nt].iter().map(|&c| c as u32).sum()
+        self.pile.iter().map(|&c| c as u32).sum()
     }
     /// Seat q's hand: a count per type (all zero without the strategic variant).
     #[inline]
@@ -303,24 +301,32 @@ impl CarcassonneState {
         }
     }
 
-    /// The types drawable now, with their counts (ascending by type).
+    /// The types drawable now with their counts, in ascending order, each given to `f`: plain loops over
+    /// the base letters and then the expansions' land types (an iterator chain cost the playout 4%).
     #[inline]
-    pub fn drawable(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
-        let cp = self.current_pile();
-        let (range, more) = match cp {
-            CurrentPile::Land => (0..LAND, T..self.cfg.nt),
-            CurrentPile::River => (LAND..T, 0..0),
-            CurrentPile::Lake => (LAKE as usize..LAKE as usize + 1, 0..0),
+    pub fn each_drawable(&self, mut f: impl FnMut(usize, u8)) {
+        let pile = &self.pile;
+        let mut run = |lo: usize, hi: usize, skip: usize| {
+            for t in lo..hi {
+                if pile[t] > 0 && t != skip {
+                    f(t, pile[t])
+                }
+            }
         };
-        let river = cp == CurrentPile::River;
-        range
-            .chain(more)
-            .filter(move |&t| self.pile[t] > 0 && !(river && t == LAKE as usize))
-            .map(|t| (t, self.pile[t]))
+        match self.current_pile() {
+            CurrentPile::Land => {
+                run(0, LAND, usize::MAX);
+                run(T, self.cfg.nt, usize::MAX);
+            }
+            CurrentPile::River => run(LAND, T, LAKE as usize),
+            CurrentPile::Lake => run(LAKE as usize, LAKE as usize + 1, usize::MAX),
+        }
     }
 
     pub fn current_pile_empty(&self) -> bool {
-        self.drawable().next().is_none()
+        let mut empty = true;
+        self.each_drawable(|_, _| empty = false);
+        empty
     }
 
     // ----- placements -----
@@ -1106,7 +1112,7 @@ impl CarcassonneState {
         out.clear();
         let p = self.cfg.p();
         match self.phase {
-            Phase::Deal | Phase::Draw => out.extend(self.drawable().map(|(t, _)| t as u32)),
+            Phase::Deal | Phase::Draw => self.each_drawable(|t, _| out.push(t as u32)),
             Phase::Place => {
                 if self.tile != NONE {
                     self.placements(self.tile, out);
