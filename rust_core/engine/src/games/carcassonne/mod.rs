@@ -320,7 +320,7 @@ impl State for Box<CarcassonneState> {
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>) {
         out.clear();
         if matches!(self.phase, Phase::Deal | Phase::Draw) {
-            out.extend(self.drawable().map(|(t, c)| (t as u32, c as u64)));
+            self.each_drawable(|t, c| out.push((t as u32, c as u64)));
         }
     }
     fn apply_unchecked(&mut self, action: u32) {

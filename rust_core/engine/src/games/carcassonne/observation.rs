@@ -32,7 +32,7 @@ pub fn unseen(s: &CarcassonneState, p: usize) -> [u32; TMAX] {
         u[t] = s.pile[t] as u32;
         for q in 0..s.n() {
             if q != p {
-                u[t] += s.hands[q][t] as u32;
+                u[t] += s.hand(q)[t] as u32;
             }
         }
     }
@@ -95,7 +95,7 @@ pub fn tensor(s: &CarcassonneState, p: usize, out: &mut [f32]) {
     for t in 0..t_n {
         out[g + t] = u[t] as f32;
         out[g + t_n + t] = s.set_aside[t] as f32;
-        out[g + 2 * t_n + t] = s.hands[p][t] as f32;
+        out[g + 2 * t_n + t] = s.hand(p)[t] as f32;
     }
     g += 3 * t_n;
     if cfg.ic {
@@ -119,7 +119,7 @@ pub fn tensor(s: &CarcassonneState, p: usize, out: &mut [f32]) {
     }
 }
 
-fn counts_text(s: &CarcassonneState, c: &[u8; TMAX]) -> String {
+fn counts_text(s: &CarcassonneState, c: &[u8]) -> String {
     let parts: Vec<String> = (0..s.cfg.nt)
         .filter(|&t| c[t] > 0)
         .map(|t| format!("{}x{}", s.tt(t as u8).name, c[t]))
@@ -152,7 +152,7 @@ pub fn text(s: &CarcassonneState, viewer: Option<usize>) -> String {
         let hand = if !s.cfg.strategic {
             String::new()
         } else if viewer.is_none() || viewer == Some(q) {
-            format!(" hand {}", counts_text(s, &s.hands[q]))
+            format!(" hand {}", counts_text(s, s.hand(q)))
         } else {
             format!(" hand {} hidden", s.hand_size(q))
         };
@@ -236,7 +236,7 @@ pub fn resample(s: &CarcassonneState, p: usize, rng: &mut Rng) -> CarcassonneSta
         pool[t] = s.pile[t] as u32;
         for q in 0..n {
             if q != p {
-                pool[t] += s.hands[q][t] as u32;
+                pool[t] += s.hand(q)[t] as u32;
             }
         }
     }
@@ -245,7 +245,7 @@ pub fn resample(s: &CarcassonneState, p: usize, rng: &mut Rng) -> CarcassonneSta
             continue;
         }
         let size = s.hand_size(q);
-        out.hands[q] = [0; TMAX];
+        out.hand_mut(q).fill(0);
         for _ in 0..size {
             let total: u32 = pool.iter().sum();
             let r = rng.below(total as u64) as u32;
@@ -254,7 +254,7 @@ pub fn resample(s: &CarcassonneState, p: usize, rng: &mut Rng) -> CarcassonneSta
                 run += pool[t];
                 if run > r {
                     pool[t] -= 1;
-                    out.hands[q][t] += 1;
+                    out.hand_mut(q)[t] += 1;
                     break;
                 }
             }

@@ -63,7 +63,7 @@ pub fn serialize(s: &CarcassonneState, history: &[u32]) -> String {
         .iter()
         .map(|p| json!([p.typ, p.x, p.y, p.rot]))
         .collect();
-    let hands: Vec<Value> = (0..n).map(|q| json!(s.hands[q][..nt].to_vec())).collect();
+    let hands: Vec<Value> = (0..n).map(|q| json!(s.hand(q))).collect();
     let mut v = json!({
         "board": board,
         "current": s.current,
@@ -281,13 +281,17 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
     s.set_aside = counts(&m, nt, "set_aside", m.get("set_aside"))?;
     let hands = m.list("hands", n..=n)?;
     for q in 0..n {
-        s.hands[q] = counts(&m, nt, &format!("hands[{q}]"), &hands[q])?;
-        if !cfg.strategic && s.hands[q].iter().any(|&c| c > 0) {
-            return invalid(format!("{ID}: hands without the strategic variant"));
+        let hand = counts(&m, nt, &format!("hands[{q}]"), &hands[q])?;
+        if !cfg.strategic {
+            if hand.iter().any(|&c| c > 0) {
+                return invalid(format!("{ID}: hands without the strategic variant"));
+            }
+            continue;
         }
-        if s.hands[q][LAND..T].iter().any(|&c| c > 0) {
+        if hand[LAND..T].iter().any(|&c| c > 0) {
             return invalid(format!("{ID}: a river tile in a hand"));
         }
+        s.hand_mut(q).copy_from_slice(&hand[..nt]);
     }
     let scores = m.ints("scores", n..=n, 0, 100_000)?;
     for q in 0..n {
@@ -304,7 +308,7 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
     for t in 0..nt {
         let mut c = s.board.slots.iter().filter(|p| p.typ as usize == t).count() as u32;
         c += s.pile[t] as u32 + s.set_aside[t] as u32;
-        c += (0..n).map(|q| s.hands[q][t] as u32).sum::<u32>();
+        c += (0..n).map(|q| s.hand(q)[t] as u32).sum::<u32>();
         c += (tile_v == t as i64) as u32;
         if c != cfg.total[t] as u32 {
             return invalid(format!("{ID}: the copies of tile type {t} do not add up"));
@@ -348,7 +352,7 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
                 ));
             }
             if s.land_types()
-                .any(|t| s.hands[q][t] > 0 && !s.placeable(t as u8))
+                .any(|t| s.hand(q)[t] > 0 && !s.placeable(t as u8))
             {
                 return invalid(format!(
                     "{ID}: phase select with an unplaceable tile in the hand"
