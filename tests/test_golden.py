@@ -37,6 +37,9 @@ CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
         ("carcassonne(river=true,tiles=E2U2V2)", (1,)),
         ("carcassonne(players=3,strategic=true,tiles=A1C1E2F1K2R1U3V3X1)", (1,)),
         ("carcassonne(players=5,river=true,strategic=true)", (1,)),
+        # The expansions (docs/rules/carcassonne.md §11): a short base pile with all 42 expansion tiles.
+        ("carcassonne(inns_cathedrals=true,traders_builders=true,tiles=E2U2V2)", (1,)),
+        ("carcassonne(inns_cathedrals=true,players=6,river=true,strategic=true,tiles=B1E2K1U2V2)", (1,)),
     ],
     "caboodle": [
         ("caboodle", (1, 2)),

@@ -41,8 +41,8 @@ def game(**params: object) -> CarcassonneGame:
 
 def put(state: CarcassonneState, name: str, x: int, y: int, r: int) -> int:
     """Put a tile from the pile on the board directly (a test position), returning its slot."""
-    t = tid(name)
-    assert state.pile[t] > 0
+    t = state.game.tile_names.index(name)
+    assert state.pile[t] > 0 and (x, y) not in state.cells
     state.pile[t] -= 1
     state.board.append((t, x, y, r))
     state.cells[(x, y)] = len(state.board) - 1
@@ -50,13 +50,14 @@ def put(state: CarcassonneState, name: str, x: int, y: int, r: int) -> int:
 
 
 def follow(state: CarcassonneState, slot: int, k: int, seat: int) -> None:
+    assert slot not in state.followers
     state.followers[slot] = (k, seat)
     state.supply[seat] -= 1
 
 
 def draw(state: CarcassonneState, name: str) -> None:
     assert state.is_chance_node()
-    state.apply_action(tid(name))
+    state.apply_action(state.game.tile_names.index(name))
 
 
 def place(state: CarcassonneState, x: int, y: int, r: int) -> None:
@@ -81,6 +82,28 @@ def test_sizes_of_the_standard_game() -> None:
     assert g.observation_shape() == (4110,)
     assert game(river=True).R == 82
     assert sum(TILES[t].count for t in range(24)) == 71  # the start tile, a fourth D, is not in the pile
+
+
+def test_a_game_s_tile_types_follow_its_expansions() -> None:
+    """§2: "A game's types are the entries of the base and river sets and of the enabled expansions' sets, in
+    the file's order ... T = 34 + 17 (if inns_cathedrals) + 24 (if traders_builders)"; §3: R grows by 18 and
+    24."""
+    base, ic, tb, both = (
+        game(),
+        game(inns_cathedrals=True),
+        game(traders_builders=True),
+        game(inns_cathedrals=True, traders_builders=True),
+    )
+    assert (base.T, ic.T, tb.T, both.T) == (34, 51, 58, 75)
+    assert base.tile_names == TILE_NAMES[:34]
+    assert ic.tile_names[34] == "ic_cccc_c" and both.tile_names[51] == "tb_cc_g"
+    assert tb.tile_names[34] == "tb_cc_g"  # with Traders & Builders alone its types are ids 34..57
+    assert (ic.R, tb.R, both.R) == (71 + 18, 71 + 24, 71 + 42)
+    assert game(river=True, traders_builders=True).R == 71 + 11 + 24
+    assert game(tiles="E2", inns_cathedrals=True).R == 2 + 18  # the expansion's tiles in full (interp. 11.7)
+    assert tb.max_chance_outcomes() == 58
+    # Without the expansions nothing changes (§11): the same params, hence the same serialization.
+    assert game(inns_cathedrals=False, traders_builders=False).params == base.params
 
 
 @pytest.mark.parametrize(
@@ -720,3 +743,671 @@ def test_whole_random_games(params: dict[str, object]) -> None:
 def test_conformance_suite_on_a_short_game() -> None:
     report = run_conformance(oracle.make("carcassonne(tiles=A1B1C1E2L1U2V1,strategic=true)"), seeds=[1])
     assert report.games == 1 and report.terminal == 1
+
+
+# ----- the expansions (§11): Inns & Cathedrals, Traders & Builders -----
+#
+# The quoted sentences are the game-help page's (shared/rules/bga_carcassonne.txt). The expansions' tiles are
+# always all in the pile (interp. 11.7), so the positions below cut the pile down with ``keep`` to reach the
+# end quickly (a test position, as ``put`` is).
+
+IC = {"inns_cathedrals": True}
+TB = {"traders_builders": True}
+BOTH = {"inns_cathedrals": True, "traders_builders": True}
+
+
+def keep(state: CarcassonneState, **counts: int) -> None:
+    """Leave only these tiles in the pile, the others set aside (a test position, still one that
+    deserializes: every tile is accounted for)."""
+    for t, name in enumerate(state.game.tile_names):
+        left = counts.get(name, 0)
+        assert state.pile[t] >= left
+        state.set_aside[t] += state.pile[t] - left
+        state.pile[t] = left
+
+
+def figure(state: CarcassonneState, kind: str, slot: int, k: int, seat: int) -> None:
+    """Put an expansion figure on the board directly (a test position)."""
+    figures, supply = state._figures(kind)
+    assert all(slot not in state._figures(other)[0] for other in ("follower", "large", "builder", "pig"))
+    figures[slot] = (k, seat)
+    supply[seat] -= 1
+
+
+def play(state: CarcassonneState, *moves: str) -> None:
+    for move in moves:
+        state.apply_action(state.string_to_action(move))
+
+
+def legal_texts(state: CarcassonneState) -> list[str]:
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def test_sizes_with_the_expansions() -> None:
+    """§11.5: num_distinct_actions() = P + 1 + K + T + K (I&C) + 2K (T&B); §11.6 the observation size."""
+    for params, blocks in ((IC, 1), (TB, 2), (BOTH, 3)):
+        g = game(**params)
+        assert g.num_distinct_actions() == g.P + 1 + 12 + g.T + 12 * blocks
+        assert g.max_game_length() == 4 * g.R
+        n = g.players
+        e = (1 if "inns_cathedrals" in params else 0) + (2 if "traders_builders" in params else 0)
+        extra = (n if "inns_cathedrals" in params else 0) + (5 * n + 2 if "traders_builders" in params else 0)
+        assert g.observation_shape() == ((g.R + 1) * (7 + g.T + 12 + n + e) + 4 * n + 6 + 4 * g.T + extra,)
+        assert g.new_initial_state().observation_tensor(0).shape == g.observation_shape()
+    ic, tb, both = game(**IC), game(**TB), game(**BOTH)
+    assert ic.LARGE == ic.SELECT + ic.T and ic.BUILDER == -1
+    assert tb.BUILDER == tb.SELECT + tb.T and tb.PIG == tb.BUILDER + 12
+    assert both.LARGE == both.SELECT + both.T and both.BUILDER == both.LARGE + 12
+
+
+def test_an_inn_on_a_completed_road_scores_2_per_tile() -> None:
+    """Page: "If a road is completed with one or more inns, each tile scores 2 points instead of 1." """
+    state = game(**IC, tiles="L2").new_initial_state()
+    put(state, "L", 1, 0, 0)  # a junction east of D
+    put(state, "ic_rfr_i", -1, 0, 0)  # a straight road with an inn west of D
+    follow(state, 0, 1, 0)  # seat 0 on D's road
+    draw(state, "L")
+    play(state, "place -2,0 r0", "no follower")  # the second junction closes L - D - inn - L
+    assert state.scores() == [8.0, 0.0]  # 4 tiles x 2
+    assert state.supply == [7, 7]
+
+
+def test_an_inn_on_an_unfinished_road_scores_nothing_at_the_end() -> None:
+    """Page: "However, an incompleted road with inns in the end does not score any points." """
+    for west, points in (("ic_rfr_i", 0.0), ("U", 3.0)):  # the same road without its inn scores 3
+        state = game(**IC, tiles="U2").new_initial_state()
+        put(state, west, -1, 0, 0)
+        follow(state, 0, 1, 0)  # seat 0 on D's road, which runs through the inn
+        keep(state, U=1)
+        draw(state, "U")
+        play(state, "place 1,0 r0", "no follower")
+        assert state.is_terminal()
+        assert state.scores() == [points, 0.0]
+
+
+def _cathedral_city(state: CarcassonneState, centre: str = "ic_cccc_c") -> None:
+    """D's city joined by the cathedral tile above it, closed on two of its three open sides."""
+    put(state, centre, 0, 1, 0)
+    put(state, "E", 0, 2, 2)  # city facing south
+    put(state, "E", 1, 1, 3)  # city facing west
+    follow(state, 0, 0, 0)  # seat 0 on D's city
+
+
+def test_a_completed_cathedral_city_scores_3_per_tile_and_pennant() -> None:
+    """Page: "If a city is completed with one or more cathedrals. each tile and cost of arms scores 3 points
+    instead of 2." """
+    state = game(**IC, tiles="E3").new_initial_state()
+    _cathedral_city(state)
+    draw(state, "E")
+    play(state, "place -1,1 r90", "no follower")  # the last side: 5 tiles
+    assert state.scores() == [15.0, 0.0]
+    assert state.supply == [7, 7]
+    # A coat of arms scores 3 too: M (city N and W, a pennant) on the east side, closed by a fourth E.
+    state = game(**IC, tiles="E3M1").new_initial_state()
+    put(state, "ic_cccc_c", 0, 1, 0)
+    put(state, "E", 0, 2, 2)  # city facing south
+    put(state, "E", -1, 1, 1)  # city facing east
+    put(state, "M", 1, 1, 0)  # its west city meets the cathedral, its north one stays open
+    follow(state, 0, 0, 0)
+    draw(state, "E")
+    play(state, "place 1,2 r180", "no follower")
+    assert state.scores() == [21.0, 0.0]  # 6 tiles + 1 pennant, x 3
+
+
+def test_an_unfinished_cathedral_city_scores_nothing_at_the_end() -> None:
+    """Page: "However, an incompleted city with cathedrals in the end does not score any points." """
+    # C, the base game's four-sided city (with a pennant), in the cathedral's place scores 4 tiles + 1.
+    for centre, points in (("ic_cccc_c", 0.0), ("C", 5.0)):
+        state = game(**IC, tiles="C1E3U1").new_initial_state()
+        _cathedral_city(state, centre)
+        keep(state, U=1)
+        draw(state, "U")
+        play(state, "place 1,0 r0", "no follower")
+        assert state.is_terminal()
+        assert state.scores() == [points, 0.0]
+
+
+def test_a_large_follower_breaks_a_tie_in_a_city() -> None:
+    """Page: "A large meeple is worth 2 meeples instead of 1." One follower each would share the city; the
+    large follower takes it alone, and returns to its supply with the other."""
+    g = game(**IC, tiles="E1F1")
+    state = g.new_initial_state()
+    figure(state, "large", 0, 0, 0)  # seat 0's large follower on D's city
+    e = put(state, "E", 0, 2, 2)
+    follow(state, e, 0, 1)  # seat 1 on a separate city facing south
+    draw(state, "F")
+    play(state, "place 0,1 r90")
+    assert "large city N" not in legal_texts(state) and "follower city N" not in legal_texts(state)
+    play(state, "no follower")  # F joins and closes both cities: 3 tiles + 1 pennant
+    assert state.scores() == [8.0, 0.0]
+    assert state.large_supply == [1, 1] and state.supply == [7, 7] and state.large == {}
+
+
+def test_a_large_follower_breaks_a_tie_in_a_field() -> None:
+    """Facts §1.4 / interp. 11.6: the large meeple "counts as 2, also in fields"."""
+    g = game(**IC, tiles="E1U2")
+    state = g.new_initial_state()
+    east = put(state, "U", 1, 0, 0)
+    follow(state, 0, 2, 1)  # seat 1's farmer on D's north field
+    figure(state, "large", east, 1, 0)  # seat 0's large farmer on the same field (U's north field joins it)
+    keep(state, E=1)
+    draw(state, "E")
+    play(state, "place 0,1 r180", "no follower")  # closes D's city, which the field touches
+    assert state.is_terminal()
+    assert state.scores() == [3.0, 0.0]
+
+
+def test_goods_go_to_the_seat_completing_the_city_without_a_follower() -> None:
+    """Page: "The person who finishes a city with goods collects the goods in the city." Seat 1's follower
+    takes the points; seat 0, who places the closing tile with no follower there, takes the wine."""
+    state = game(**TB, tiles="E1").new_initial_state()
+    wine = put(state, "tb_cfc_w", 0, 1, 1)  # its city (wine) runs north-south onto D's city
+    follow(state, wine, 0, 1)
+    draw(state, "E")
+    play(state, "place 0,2 r180", "no follower")
+    assert state.scores() == [0.0, 6.0]  # 3 tiles
+    assert state.goods == [[1, 0, 0], [0, 0, 0]]
+    obj = json.loads(state.serialize())
+    assert obj["goods"] == [[1, 0, 0], [0, 0, 0]]
+
+
+def test_goods_majorities_at_the_end_with_a_tie() -> None:
+    """Page: "At the end of the game, the player with the most goods token of a type scores 10 points. If
+    multiple players tie, all get the full points." """
+    state = game(**TB, players=3, tiles="U1").new_initial_state()
+    state.goods = [[2, 1, 0], [2, 0, 0], [1, 0, 0]]  # wine tied 2-2, grain to seat 0, no cloth
+    keep(state, U=1)
+    draw(state, "U")
+    play(state, "place 1,0 r0", "no follower")
+    assert state.is_terminal()
+    assert state.scores() == [20.0, 10.0, 0.0]
+
+
+def test_the_builder_s_placement_conditions() -> None:
+    """Page: "It can be placed on a road or city with at least one of your meeples." """
+    g = game(**BOTH, tiles="U1")
+
+    def after_u(setup: str) -> list[str]:
+        state = g.new_initial_state()
+        if setup == "own":
+            follow(state, 0, 1, 0)  # seat 0 on D's road
+        elif setup == "other":
+            follow(state, 0, 1, 1)  # seat 1 on D's road
+        elif setup == "large":
+            figure(state, "large", 0, 1, 0)  # seat 0's large follower on D's road
+        elif setup == "none in supply":
+            follow(state, 0, 1, 0)
+            state.builder_supply[0] = 0
+        draw(state, "U")
+        play(state, "place 1,0 r0")
+        return [text for text in legal_texts(state) if text.startswith("builder")]
+
+    assert after_u("own") == ["builder road E"]  # the road, not U's fields
+    assert after_u("large") == ["builder road E"]  # a large follower is one of your meeples
+    assert after_u("other") == []
+    assert after_u("free") == []
+    assert after_u("none in supply") == []
+    # A city: seat 0's follower on D's city, E placed on it (completing it: the builder returns at once).
+    state = game(**BOTH, tiles="E1U1").new_initial_state()
+    follow(state, 0, 0, 0)
+    keep(state, E=1, U=1)
+    draw(state, "E")
+    play(state, "place 0,1 r180")
+    assert "builder city S" in legal_texts(state)
+    play(state, "builder city S")
+    assert state.builder_supply == [1, 1] and state.builders == {}  # scored with the city, back at once
+    assert state.scores() == [4.0, 0.0]
+
+
+def test_the_builder_gives_a_second_tile_and_never_a_third() -> None:
+    """Page: "If you continue the feature with your builder on it, you get a double turn." (§11.3: once per
+    turn, never for a second tile.)"""
+    g = game(**TB, tiles="U5V1")
+    state = g.new_initial_state()
+    follow(state, 0, 1, 0)  # seat 0 on D's road
+    u = put(state, "U", 1, 0, 0)
+    figure(state, "builder", u, 0, 0)  # and its builder on the same road
+    keep(state, U=4, V=1)
+    # A tile away from the builder's road: no second tile.
+    draw(state, "V")
+    play(state, "place 0,-1 r0")
+    assert not state.again
+    play(state, "no follower")
+    assert state.current == 1 and not state.bonus
+    # Seat 1 extends seat 0's road: only the builder's owner gets the second tile.
+    draw(state, "U")
+    play(state, "place 2,0 r0")
+    assert not state.again
+    play(state, "no follower")
+    assert state.current == 0
+    # Seat 0 extends its road: a second tile.
+    draw(state, "U")
+    play(state, "place 3,0 r0")
+    assert state.again and not state.bonus
+    assert state.observation_tensor(0)[-1] == 1.0  # again, the last value (§11.6)
+    play(state, "no follower")
+    assert state.phase == "draw" and state.current == 0 and state.bonus and not state.again
+    assert state.observation_tensor(1)[-2] == 1.0  # bonus
+    # The second tile extends the road again: no third.
+    draw(state, "U")
+    play(state, "place 4,0 r0")
+    assert not state.again
+    play(state, "no follower")
+    assert state.current == 1 and not state.bonus and state.phase == "draw"
+
+
+def test_no_second_tile_once_the_pile_is_empty() -> None:
+    """§11.3: the second tile is taken "unless the game has ended (empty pile ...)"."""
+    state = game(**TB, tiles="U2").new_initial_state()
+    follow(state, 0, 1, 0)
+    u = put(state, "U", 1, 0, 0)
+    figure(state, "builder", u, 0, 0)
+    keep(state, U=1)
+    draw(state, "U")
+    play(state, "place 2,0 r0")
+    assert state.again
+    play(state, "no follower")
+    assert state.is_terminal() and not state.bonus and not state.again
+
+
+def test_a_second_tile_in_the_strategic_variant_is_a_whole_land_turn() -> None:
+    """§11.3: "one more turn (the same steps, §4.1 1-4, or the strategic land turn of §4.3)": the seat draws
+    into its hand and selects again."""
+    g = game(**TB, strategic=True, tiles="U9")
+    state = g.new_initial_state()
+    follow(state, 0, 1, 0)
+    u = put(state, "U", 1, 0, 0)
+    figure(state, "builder", u, 0, 0)
+    keep(state, U=8)
+    for _ in range(6):
+        draw(state, "U")  # the deal: three each
+    draw(state, "U")  # seat 0's land draw
+    play(state, "tile U", "place 2,0 r0", "no follower")
+    assert state.phase == "draw" and state.current == 0 and state.bonus
+    draw(state, "U")
+    assert state.phase == "select" and sum(state.hands[0]) == 4
+    play(state, "tile U", "place 3,0 r0")
+    assert not state.again  # never a third
+    play(state, "no follower")
+    assert state.current == 1 and not state.bonus
+
+
+def test_a_pig_scores_4_per_city_for_its_winning_owner() -> None:
+    """Page: "It can be placed on a field with your farmer. The pig scores 1 point for each completed city in
+    the field." The farmers tie 1-1 (the pig does not count in the majority): both win the field, seat 0
+    with its pig scores 4, seat 1 scores 3."""
+    g = game(**TB, tiles="E1U2")
+    state = g.new_initial_state()
+    follow(state, 0, 2, 0)  # seat 0's farmer on D's north field
+    west = put(state, "U", -1, 0, 0)
+    follow(state, west, 1, 1)  # seat 1's farmer on the same field
+    keep(state, E=1, U=1)
+    draw(state, "U")
+    play(state, "place 1,0 r0")
+    assert "pig field NL" in legal_texts(state)  # U's north field joins D's, with seat 0's farmer
+    assert "pig field ER" not in legal_texts(state)  # the south field holds no farmer of seat 0
+    play(state, "pig field NL")
+    assert state.pigs == {2: (1, 0)} and state.pig_supply == [0, 1]
+    draw(state, "E")
+    play(state, "place 0,1 r180", "no follower")  # closes D's city, the field's one city
+    assert state.is_terminal()
+    assert state.scores() == [4.0, 3.0]
+    assert state.pigs == {2: (1, 0)}  # never leaves the board
+
+
+def test_an_inner_farm_is_a_field_of_its_tile_touching_its_cities() -> None:
+    """§2: a field whose halves are empty "is on no edge, never joins another tile's field, can hold a
+    farmer, and counts the cities it touches" (interp. 11.8)."""
+    g = game(**IC, tiles="E1")
+    state = g.new_initial_state()
+    put(state, "E", 0, 2, 2)  # a city facing south, two cells above D
+    keep(state, ic_cccc=1)
+    draw(state, "ic_cccc")
+    play(state, "place 0,1 r0")  # four cities; its south one closes with D's, its north one with E's
+    slot = len(state.board) - 1
+    assert state.component(slot, 4) == ({(slot, 4)}, False)
+    # §11.5: no half to name, so no <where>, as for a cloister
+    assert state.action_to_string(g.FOLLOWER + 4) == "follower field"
+    assert "follower field" in legal_texts(state) and "large field" in legal_texts(state)
+    assert state.string_to_action("follower field") == g.FOLLOWER + 4
+    assert state.string_to_action("follower #4") == g.FOLLOWER + 4
+    with pytest.raises(InvalidNotationError):
+        state.string_to_action("follower field NL")
+    play(state, "follower field")
+    assert state.is_terminal()
+    assert state.scores() == [6.0, 0.0]  # two completed cities touched; the cities had no follower
+
+
+def test_six_players_with_inns_and_cathedrals() -> None:
+    """§11.2 "Players 2..6" (a 6th colour in the box, facts §1.4); without the expansion 2..5."""
+    with pytest.raises(InvalidStateError):
+        game(players=6)
+    with pytest.raises(InvalidStateError):
+        game(players=7, **IC)
+    with pytest.raises(InvalidStateError):
+        game(players=6, **TB)
+    g = game(players=6, **IC)
+    assert g.params == {
+        "inns_cathedrals": True,
+        "players": 6,
+        "river": False,
+        "strategic": False,
+        "tiles": "standard",
+    }
+    state = g.new_initial_state()
+    assert state.supply == [7] * 6 and state.large_supply == [1] * 6
+    seats = []
+    rng = Rng(3)
+    while len(seats) < 8:
+        if state.current_player() == CHANCE:
+            seats.append(state.current)
+        oracle.random_step(state, rng)
+    assert seats[:7] == [0, 1, 2, 3, 4, 5, 0]
+    final = oracle.play_random(g, 1)
+    assert final.is_terminal() and len(final.returns()) == 6
+
+
+def test_the_follower_step_options() -> None:
+    """§11.4: no follower; follower k and large k on a free feature; builder k on a road or city with the
+    seat's follower; pig k on a field with the seat's farmer. One of them is chosen."""
+    g = game(**BOTH, tiles="U3")
+    state = g.new_initial_state()
+    follow(state, 0, 1, 0)  # seat 0 on D's road
+    west = put(state, "U", -1, 0, 0)
+    follow(state, west, 2, 0)  # seat 0's farmer on the south field, which D's south field joins
+    keep(state, U=2)
+    draw(state, "U")
+    play(state, "place 1,0 r0")
+    # U: road 0 (joins seat 0's road), north field 1 (free), south field 2 (seat 0's farmer).
+    assert state.legal_actions() == [
+        g.NO_FOLLOWER,
+        g.FOLLOWER + 1,
+        g.LARGE + 1,
+        g.BUILDER + 0,
+        g.PIG + 2,
+    ]
+    assert legal_texts(state) == [
+        "no follower",
+        "follower field NL",
+        "large field NL",
+        "builder road E",
+        "pig field ER",
+    ]
+    probe = state.clone()
+    probe.large_supply[0] = 0
+    assert "large field NL" not in legal_texts(probe)  # only with the large follower in the supply
+    play(state, "large field NL")
+    assert state.large == {2: (1, 0)} and state.large_supply == [0, 1] and state.supply == [5, 7]
+    assert state.current == 1 and state.phase == "draw"
+    # Seat 1 may use its own large follower; seat 0's is on the board.
+    draw(state, "U")
+    play(state, "place 2,0 r0")
+    assert "large field ER" not in legal_texts(state)  # D's south field holds seat 0's farmer
+    assert "large field NL" not in legal_texts(state)  # joins seat 0's large farmer's field
+    assert legal_texts(state) == ["no follower"]
+
+
+def test_the_expansions_notation_round_trips() -> None:
+    """§11.5: `large <kind> <where>` / `large #<k>`, `builder ...`, `pig field <where>` / `pig #<k>`; read
+    relaxed, `large` only with I&C, `builder`/`pig` only with T&B; the expansions' tile names."""
+    g = game(**BOTH)
+    state = g.new_initial_state()
+    assert state.action_to_string(g.tile_names.index("tb_ccrr_w")) == "draw tb_ccrr_w"
+    assert state.string_to_action("DRAW ic_cccc_c") == g.tile_names.index("ic_cccc_c")
+    draw(state, "U")
+    assert state.action_to_string(g.LARGE + 3) == "large #3"  # not the follower phase
+    assert state.string_to_action("large #3") == g.LARGE + 3
+    assert state.string_to_action(" Builder  #0 ") == g.BUILDER
+    assert state.string_to_action("pig #11") == g.PIG + 11
+    assert state.string_to_action(f"tile {TILE_NAMES[40]}") == g.SELECT + 40
+    for bad in ("large #12", "pig city N", "builder", "large road E"):
+        with pytest.raises(InvalidNotationError):
+            state.string_to_action(bad)
+    play(state, "place 1,0 r0")
+    assert state.action_to_string(g.BUILDER + 0) == "builder road E"
+    assert state.string_to_action("builder road w") == g.BUILDER + 0
+    assert state.action_to_string(g.PIG + 2) == "pig field ER"
+    assert state.string_to_action("pig field SL") == g.PIG + 2
+    assert state.action_to_string(g.PIG + 0) == "pig road E"  # never legal, but named as a follower's
+    assert state.action_to_string(g.LARGE + 7) == "large #7"  # not a feature of U
+    for a in range(g.NO_FOLLOWER, g.num_distinct_actions()):
+        assert state.string_to_action(state.action_to_string(a)) == a
+    # Without the expansion its words are not notation.
+    for params, bad in ((TB, "large #0"), (IC, "builder #0"), (IC, "pig #0"), ({}, "large #0")):
+        other = game(**params).new_initial_state()
+        draw(other, "U")
+        with pytest.raises(InvalidNotationError):
+            other.string_to_action(bad)
+    with pytest.raises(InvalidNotationError):
+        game().new_initial_state().string_to_action("draw ic_cccc_c")
+    # Along whole random games.
+    for params in ({**BOTH, "tiles": "E1U1"}, {**TB, "river": True, "strategic": True, "tiles": "V1"}):
+        g = game(**params)
+        state = g.new_initial_state()
+        rng = Rng(4)
+        while not state.is_terminal():
+            for a in state.legal_actions():
+                assert state.string_to_action(state.action_to_string(a)) == a
+            oracle.random_step(state, rng)
+
+
+def test_the_expansions_serialization_keys() -> None:
+    """§11.7: the extra keys present exactly when the expansion is enabled; `params` has the booleans."""
+    base = set(json.loads(game().new_initial_state().serialize()))
+    ic = json.loads(game(**IC).new_initial_state().serialize())
+    tb = json.loads(game(**TB).new_initial_state().serialize())
+    both = json.loads(game(**BOTH, players=3).new_initial_state().serialize())
+    assert set(ic) - base == {"large", "large_supply"}
+    assert set(tb) - base == {"builders", "pigs", "builder_supply", "pig_supply", "goods", "bonus", "again"}
+    assert set(both) - base == (set(ic) | set(tb)) - base
+    assert ic["params"] == {
+        "inns_cathedrals": True,
+        "players": 2,
+        "river": False,
+        "strategic": False,
+        "tiles": "standard",
+    }
+    assert both["params"]["traders_builders"] is True and both["params"]["inns_cathedrals"] is True
+    assert both["large"] == [] and both["large_supply"] == [1, 1, 1]
+    assert both["builder_supply"] == [1, 1, 1] and both["pig_supply"] == [1, 1, 1]
+    assert both["goods"] == [[0, 0, 0]] * 3 and both["bonus"] is False and both["again"] is False
+    assert len(both["pile"]) == 75 and len(tb["pile"]) == 58
+    g, obj = _expansion_position()
+    assert obj["followers"] == [[0, 1, 0], [2, 1, 1]]
+    assert obj["large"] == [[3, 2, 0]] and obj["builders"] == [[1, 0, 0]] and obj["pigs"] == [[4, 2, 0]]
+    assert obj["large_supply"] == [0, 1] and obj["builder_supply"] == [0, 1] and obj["pig_supply"] == [0, 1]
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"))
+    assert g.deserialize_state(text).serialize() == text
+
+
+def test_the_expansions_serialization_round_trips_along_random_games() -> None:
+    for params in (
+        {**BOTH, "players": 3, "tiles": "E1"},
+        {**TB, "river": True, "strategic": True, "tiles": "V1"},
+    ):
+        g = game(**params)
+        state = g.new_initial_state()
+        rng = Rng(6)
+        while True:
+            text = state.serialize()
+            again = g.deserialize_state(text)
+            assert again.serialize() == text
+            assert again.legal_actions() == state.legal_actions()
+            for p in range(g.players):
+                assert again.information_state_string(p) == state.information_state_string(p)
+                assert np.array_equal(again.observation_tensor(p), state.observation_tensor(p))
+            if state.is_terminal():
+                break
+            oracle.random_step(state, rng)
+
+
+def test_the_expansions_observation_values() -> None:
+    """§11.6: per slot, after the §8.1 values, large (I&C), builder, pig (T&B); globally, large followers,
+    builders, pigs in supply, goods seat by seat, bonus, again (relative to the observer)."""
+    g, obj = _expansion_position()
+    state = g.deserialize_state(json.dumps(obj))
+    state.goods = [[1, 2, 3], [4, 5, 6]]
+    n, T = 2, g.T
+    size = g.slot_size()
+    tensor = state.observation_tensor(1)
+    board = tensor[: (g.R + 1) * size].reshape(g.R + 1, size)
+    flags = 7 + T + 12 + n
+    assert list(board[3, flags : flags + 3]) == [1, 0, 0]  # seat 0's large follower
+    assert list(board[1, flags : flags + 3]) == [0, 1, 0]  # seat 0's builder
+    assert list(board[4, flags : flags + 3]) == [0, 0, 1]  # seat 0's pig
+    assert list(board[0, flags : flags + 3]) == [0, 0, 0]  # a normal follower
+    assert board[4, 7 + T + 2] == 1 and board[4, 7 + T + 12 + 1] == 1  # the pig's feature, owner (relative)
+    tail = list(tensor[-(n + 5 * n + 2) :])
+    assert tail == [1, 0, 1, 0, 1, 0, 4, 5, 6, 1, 2, 3, 0, 0]  # seat 1 first
+
+
+def _expansion_position() -> tuple[CarcassonneGame, dict[str, object]]:
+    """Both expansions, by play: seat 0's follower on D's road and builder on U's; seat 1's farmer; seat 0's
+    large farmer on the south field, a second tile, its pig beside the large farmer. Phase draw, seat 1."""
+    g = game(**BOTH, tiles="U5")
+    state = g.new_initial_state()
+    keep(state, U=5)
+    follow(state, 0, 1, 0)  # seat 0 on D's road
+    draw(state, "U")
+    play(state, "place 1,0 r0", "builder road E")  # slot 1
+    draw(state, "U")
+    play(state, "place -1,0 r0", "follower field NL")  # slot 2, seat 1
+    draw(state, "U")
+    play(state, "place 2,0 r0")  # slot 3 extends seat 0's road: a second tile
+    assert state.again
+    play(state, "large field ER")
+    assert state.bonus and state.current == 0
+    draw(state, "U")
+    play(state, "place 3,0 r0", "pig field ER")  # slot 4
+    assert state.current == 1 and state.phase == "draw"
+    return g, json.loads(state.serialize())
+
+
+def _completed_city_position(phase: str) -> tuple[CarcassonneGame, dict[str, object]]:
+    """D's city closed by E (slot 1), seat 0's follower on it; in phase follower (E just placed, not scored
+    yet) or phase draw (a test position: the follower should have gone home)."""
+    g = game(**BOTH, tiles="E1U1")
+    state = g.new_initial_state()
+    follow(state, 0, 0, 0)
+    draw(state, "E")
+    play(state, "place 0,1 r180")
+    obj = json.loads(state.serialize())
+    if phase == "draw":
+        obj["phase"] = "draw"
+    return g, obj
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda o: {"pigs": [[1, 2, 0]]}, "two figures"),  # with the builder on slot 1
+        (lambda o: {"large": [[3, 9, 0]]}, "not a feature"),
+        (lambda o: {"builders": [[1, 1, 0]]}, "not a road or city"),
+        (lambda o: {"pigs": [[4, 0, 0]]}, "not a field"),
+        (lambda o: {"large_supply": [1, 1]}, "supply of large"),
+        (lambda o: {"builder_supply": [0, 0]}, "supply of builders"),
+        (lambda o: {"pig_supply": [0, 0]}, "supply of pigs"),
+        (
+            lambda o: {
+                "large": [[3, 2, 0], [4, 2, 0]],
+                "pigs": [],
+                "pig_supply": [1, 1],
+                "large_supply": [-1, 1],
+            },
+            "more than 1 large",
+        ),  # READING: as an eighth follower is refused
+        (
+            lambda o: {"followers": [[0, 1, 1], [2, 1, 1]], "supply": [7, 5]},
+            "builder of seat 0 .* no follower",
+        ),
+        (lambda o: {"large": [[3, 2, 1]], "large_supply": [1, 0]}, "pig of seat 0 .* no follower"),
+        (lambda o: {"goods": [[1, 0, 0], [0, 0, 0]]}, "more tokens than wine"),
+        (lambda o: {"goods": [[0, 0, -1], [0, 0, 0]]}, "negative"),  # READING
+        (lambda o: {"goods": [[0, 0, 0]]}, "goods must be"),
+        (lambda o: {"again": True}, "again is set"),
+        (lambda o: {"bonus": 1}, "must be a bool"),
+        (lambda o: {"extra": 1}, "keys"),
+    ],
+)
+def test_the_expansions_serialization_refusals(change: object, message: str) -> None:
+    """§11.7's refusals, each on a position that is accepted unchanged."""
+    g, obj = _expansion_position()
+    g.deserialize_state(json.dumps(obj))
+    assert callable(change)
+    with pytest.raises(InvalidStateError, match=message):
+        g.deserialize_state(_edited(obj, **change(obj)))
+
+
+def test_the_expansions_serialization_refusals_on_completed_features() -> None:
+    """§11.7: "a large follower on a completed city, road or cloister (as §9 for followers); a builder on a
+    completed road or city (the same exception in phase follower)"."""
+    for phase in ("follower", "draw"):
+        g, obj = _completed_city_position(phase)
+        large = _edited(obj, followers=[], supply=[7, 7], large=[[1, 0, 0]], large_supply=[0, 1])
+        builder = _edited(obj, builders=[[1, 0, 0]], builder_supply=[0, 1])
+        if phase == "follower":
+            g.deserialize_state(large)
+            g.deserialize_state(builder)
+        else:
+            with pytest.raises(InvalidStateError, match="large follower on a completed city"):
+                g.deserialize_state(large)
+            with pytest.raises(InvalidStateError, match="completed city"):
+                g.deserialize_state(builder)
+
+
+def test_the_expansions_serialization_refusals_of_bonus_and_again() -> None:
+    """§11.7: "`again` true outside phase `follower`, or with `bonus` true; `bonus` true in phase `deal` or
+    `over`"; and the keys of a disabled expansion."""
+    g, obj = _completed_city_position("follower")
+    g.deserialize_state(_edited(obj, again=True))
+    g.deserialize_state(_edited(obj, bonus=True))
+    with pytest.raises(InvalidStateError, match="again is set"):
+        g.deserialize_state(_edited(obj, again=True, bonus=True))
+    over = oracle.play_random(game(**TB, tiles="E1"), 2)
+    assert isinstance(over, CarcassonneState)
+    text = over.serialize()
+    over.game.deserialize_state(text)
+    with pytest.raises(InvalidStateError, match="bonus is set in phase over"):
+        over.game.deserialize_state(_edited(json.loads(text), bonus=True))
+    strategic = game(**TB, strategic=True)
+    deal = json.loads(strategic.new_initial_state().serialize())
+    assert deal["phase"] == "deal"
+    with pytest.raises(InvalidStateError, match="bonus is set in phase deal"):
+        strategic.deserialize_state(_edited(deal, bonus=True))
+    # An I&C game refuses Traders & Builders keys, and the reverse.
+    ic = json.loads(game(**IC).new_initial_state().serialize())
+    with pytest.raises(InvalidStateError, match="keys"):
+        game(**IC).deserialize_state(_edited(ic, goods=[[0, 0, 0], [0, 0, 0]]))
+    tb = json.loads(game(**TB).new_initial_state().serialize())
+    with pytest.raises(InvalidStateError, match="keys"):
+        game(**TB).deserialize_state(_edited(tb, large=[]))
+    del tb["again"]
+    with pytest.raises(InvalidStateError, match="keys"):
+        game(**TB).deserialize_state(json.dumps(tb))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        IC,
+        {**TB, "players": 5},
+        {**BOTH, "river": True},
+        {**BOTH, "strategic": True, "players": 6},
+        {**TB, "river": True, "strategic": True},
+    ],
+)
+def test_whole_random_games_with_the_expansions(params: dict[str, object]) -> None:
+    g = game(**params)
+    state = oracle.play_random(g, 1)
+    assert isinstance(state, CarcassonneState)
+    assert state.is_terminal() and state.legal_actions() == []
+    assert len(state.history()) <= g.max_game_length()
+    assert len(state.board) + sum(state.set_aside) == g.R + 1
+    assert not state.bonus and not state.again
+    for seat in range(g.players):
+        assert state.supply[seat] + sum(1 for _, s in state.followers.values() if s == seat) == 7
+        if g.inns_cathedrals:
+            assert state.large_supply[seat] + sum(1 for _, s in state.large.values() if s == seat) == 1
+        if g.traders_builders:
+            assert state.pig_supply[seat] + sum(1 for _, s in state.pigs.values() if s == seat) == 1
+    assert oracle.play_random(g, 1).history() == state.history()

@@ -1,7 +1,8 @@
 """Builds python/meeplex/data/carcassonne_tiles.json, the tile table both engines read, from the facts files.
 
 Base tiles from shared/rules/facts/carcassonne_base_tiles.json (hand-checked, letters A-X); river tiles from
-the `river/1:1` set of carcassonne_jcz_tiles.json (JCloisterZone). Run from the repository root:
+the `river/1:1` set of carcassonne_jcz_tiles.json (JCloisterZone); the Inns & Cathedrals and Traders & Builders
+tiles from its `inns-and-cathedrals:1` and `traders-and-builders:1` sets (first printings, no gardens). Run from the repository root:
 ``python tools/build_carcassonne_tiles.py ../shared/rules/facts``. The output is committed; this script is
 how it was made and how it is checked (``--check``).
 """
@@ -99,8 +100,67 @@ def river_tiles(facts: Path) -> list[dict]:
     return out
 
 
+# Expansion sets: (JCZ group, JCZ set, the set's name in the table, the prefix of its tile names).
+EXPANSIONS = [
+    ("inns_and_cathedrals", "inns-and-cathedrals:1", "inns_cathedrals", "ic"),
+    ("traders_and_builders", "traders-and-builders:1", "traders_builders", "tb"),
+]
+# JCZ feature attributes that carry no rule of these expansions: the castle base (The Count) and the garden
+# (later printings).
+IGNORED = {"castle-base"}
+
+
+def tile_name(prefix: str, jid: str) -> str:
+    """A notation-friendly name from the JCZ id: IC/CcRr+.i -> ic_ccrrp_i (case folded: notation is)."""
+    body = jid.split("/", 1)[1].lower().replace("+", "p").replace("!", "x").replace(".", "_")
+    return f"{prefix}_{body}"
+
+
+def expansion_tiles(facts: Path) -> list[dict]:
+    jcz = json.loads((facts / "carcassonne_jcz_tiles.json").read_text())
+    out = []
+    for group, set_name, our_set, prefix in EXPANSIONS:
+        data = jcz[group]
+        counts = data["sets"][set_name]
+        for jid, count in counts.items():
+            t = data["tiles"][jid]
+            kinds = {k: [f for f in t["features"] if f["type"] == k] for k in ("cloister", "city", "road", "field")}
+            assert all(f["type"] in ("cloister", "city", "road", "field") for f in t["features"]), jid
+            feats: list[dict] = [{"kind": "cloister"} for _ in kinds["cloister"]]
+            city_at = {}
+            for f in kinds["city"]:
+                assert set(f) - IGNORED <= {"type", "edges", "pennant", "cathedral", "resource"}, jid
+                for e in f["edges"]:
+                    city_at[e] = len(feats)
+                g: dict = {"kind": "city", "edges": sort_edges(f["edges"])}
+                if f.get("pennant"):
+                    g["pennant"] = True
+                if f.get("cathedral"):
+                    g["cathedral"] = True
+                if f.get("resource"):
+                    g["goods"] = f["resource"]
+                feats.append(g)
+            for f in kinds["road"]:
+                assert set(f) <= {"type", "edges", "inn"}, jid
+                r: dict = {"kind": "road", "edges": sort_edges(f["edges"])}
+                if f.get("inn"):
+                    r["inn"] = True
+                feats.append(r)
+            for f in kinds["field"]:
+                cities = sorted({city_at[e] for e in f.get("touches_city", [])})
+                # JCZ's INNER_FARM: a field enclosed by cities, on no edge (it never joins another tile's).
+                halves = [] if f["halves"] == ["INNER_FARM"] else sort_halves(f["halves"])
+                feats.append({"kind": "field", "halves": halves, "cities": cities})
+            out.append({"name": tile_name(prefix, jid), "set": our_set, "count": count, "edges": t["edges"],
+                        "features": feats, "source": jid})
+        assert sum(counts.values()) == data["set_totals"][set_name], set_name
+    names = [t["name"] for t in out]
+    assert len(names) == len(set(names)), "two expansion tiles share a name"
+    return out
+
+
 def build(facts: Path) -> dict:
-    tiles = base_tiles(facts) + river_tiles(facts)
+    tiles = base_tiles(facts) + river_tiles(facts) + expansion_tiles(facts)
     for t in tiles:  # fields come in canonical order by their first half; check the halves partition
         halves = [h for f in t["features"] if f["kind"] == "field" for h in f["halves"]]
         assert len(halves) == len(set(halves)), t["name"]
@@ -110,7 +170,7 @@ def build(facts: Path) -> dict:
         "about": "Carcassonne tile types (docs/rules/carcassonne.md section 2). Built by "
         "tools/build_carcassonne_tiles.py from shared/rules/facts/carcassonne_base_tiles.json (base, "
         "hand-checked against JCloisterZone basic:1 and RussCon's edge statistics) and "
-        "carcassonne_jcz_tiles.json set river/1:1. Edges N,E,S,W clockwise as drawn: C city, R road, "
+        "carcassonne_jcz_tiles.json sets river/1:1, inns-and-cathedrals:1 and traders-and-builders:1. Edges N,E,S,W clockwise as drawn: C city, R road, "
         "F field, W river. count = tiles in the draw piles (the start tile D and the spring excluded).",
         "start_tile": "D",
         "spring": "river_spring",

@@ -9,14 +9,19 @@ use meeplex_engine::{AnyGame, ParamValue, Params, Rng, State};
 use std::hint::black_box;
 use std::mem::size_of_val;
 
-/// Parameter sets measured besides every game's defaults, as (label, game id, parameters): Flipology's default
-/// game (Nature, two seats) is short and mostly deal, so its longer games; and a Flip City supply mixing piles
-/// of both sets (issue 3).
+/// Parameter sets measured besides every game's defaults, as (label, game id, parameters): Carcassonne with
+/// its options and with both expansions; Flipology's default game (Nature, two seats) is short and mostly
+/// deal, so its longer games; and a Flip City supply mixing piles of both sets (issue 3).
 const EXTRA: &[(&str, &str, &str)] = &[
     (
         "carcassonne_river_strategic",
         "carcassonne",
         "river=true,strategic=true",
+    ),
+    (
+        "carcassonne_expansions",
+        "carcassonne",
+        "inns_cathedrals=true,traders_builders=true",
     ),
     ("flipology_nature_4p", "flipology", "players=4"),
     ("flipology_nature_6p", "flipology", "players=6"),

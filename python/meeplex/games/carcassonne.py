@@ -1,24 +1,23 @@
-"""Carcassonne for Python users: tile ids and names, and action ids (docs/rules/carcassonne.md §2, §7)."""
+"""Carcassonne for Python users: tile ids and names, and action ids (docs/rules/carcassonne.md §2, §7, §11).
+
+A game's tile types depend on its expansions (§2): the base letters and the river tiles always, then the
+Inns & Cathedrals types and the Traders & Builders types when enabled. ``TILE_NAMES`` / ``TILE_IDS`` / ``T``
+are the base game's (no expansion); ``tile_names(game)`` gives any game's.
+"""
 
 from __future__ import annotations
 
+import json
 import math
-from typing import Protocol
+from importlib import resources
+from typing import Any, Protocol
 
-#: Tile type ids by position (§2): the base letters A..X, then the river tiles.
-TILE_NAMES: tuple[str, ...] = (
-    *"ABCDEFGHIJKLMNOPQRSTUVWX",
-    "river_spring",
-    "river_lake",
-    "river_curve",
-    "river_straight",
-    "river_cities",
-    "river_city_road",
-    "river_cloister_road",
-    "river_bridge",
-    "river_city_curve",
-    "river_road_curve",
-)
+_TABLE = json.loads(resources.files("meeplex").joinpath("data/carcassonne_tiles.json").read_text())["tiles"]
+#: The expansion parameters; each adds the tile-table set of the same name (§2, §11).
+EXPANSIONS: tuple[str, ...] = ("inns_cathedrals", "traders_builders")
+
+#: Tile type ids of the base game by position (§2): the base letters A..X, then the river tiles.
+TILE_NAMES: tuple[str, ...] = tuple(t["name"] for t in _TABLE if t["set"] in ("base", "river"))
 TILE_IDS: dict[str, int] = {name: i for i, name in enumerate(TILE_NAMES)}
 T = len(TILE_NAMES)
 #: Feature slots of a follower action.
@@ -29,12 +28,28 @@ LAKE = TILE_IDS["river_lake"]
 
 
 class _Game(Protocol):
+    @property
+    def params(self) -> dict[str, Any]: ...
+
     def num_distinct_actions(self) -> int: ...
+
+
+def tile_names(game: _Game) -> tuple[str, ...]:
+    """The game's tile types by id (§2): base and river, then each enabled expansion's, in table order."""
+    sets = {"base", "river"} | {key for key in EXPANSIONS if game.params.get(key)}
+    return tuple(t["name"] for t in _TABLE if t["set"] in sets)
+
+
+def _extra_ids(game: _Game) -> int:
+    """The expansions' figure ids after the select block (§11.5): K (large followers), 2K (builders, pigs)."""
+    return K * (1 if game.params.get("inns_cathedrals") else 0) + 2 * K * (
+        1 if game.params.get("traders_builders") else 0
+    )
 
 
 def window(game: _Game) -> int:
     """R: every tile lies within |x| <= R and |y| <= R (§3)."""
-    p = game.num_distinct_actions() - 1 - K - T
+    p = game.num_distinct_actions() - 1 - K - len(tile_names(game)) - _extra_ids(game)
     w = math.isqrt(p // 4)
     return (w - 1) // 2
 
@@ -69,13 +84,35 @@ def follower_action(game: _Game, k: int) -> int:
 
 def select_action(game: _Game, tile: int | str) -> int:
     """Select a tile type from the hand (strategic)."""
-    t = TILE_IDS[tile] if isinstance(tile, str) else tile
+    t = tile_names(game).index(tile) if isinstance(tile, str) else tile
     return no_follower(game) + 1 + K + t
 
 
-def draw_outcome(tile: int | str) -> int:
-    """The chance outcome of drawing a tile type."""
-    return TILE_IDS[tile] if isinstance(tile, str) else tile
+def draw_outcome(tile: int | str, game: _Game | None = None) -> int:
+    """The chance outcome of drawing a tile type (an expansion tile's name needs its ``game``)."""
+    if isinstance(tile, int):
+        return tile
+    return TILE_IDS[tile] if game is None else tile_names(game).index(tile)
+
+
+def large_action(game: _Game, k: int) -> int:
+    """The large follower on feature k of the tile just placed (Inns & Cathedrals, §11.5)."""
+    if not game.params.get("inns_cathedrals") or not 0 <= k < K:
+        raise ValueError("a large follower needs inns_cathedrals and a feature slot 0..11")
+    return no_follower(game) + 1 + K + len(tile_names(game)) + k
+
+
+def builder_action(game: _Game, k: int) -> int:
+    """The builder on feature k of the tile just placed (Traders & Builders, §11.5)."""
+    if not game.params.get("traders_builders") or not 0 <= k < K:
+        raise ValueError("a builder needs traders_builders and a feature slot 0..11")
+    large = K if game.params.get("inns_cathedrals") else 0
+    return no_follower(game) + 1 + K + len(tile_names(game)) + large + k
+
+
+def pig_action(game: _Game, k: int) -> int:
+    """The pig on feature k of the tile just placed (Traders & Builders, §11.5)."""
+    return builder_action(game, k) + K
 
 
 #: The standard base game's no-follower id (R = 71).
@@ -87,4 +124,7 @@ VARIANTS: dict[str, dict[str, object]] = {
     "strategic": {"strategic": True},
     "river_strategic": {"river": True, "strategic": True},
     "short": {"tiles": "B2D2E3K2U3V3"},
+    "inns_cathedrals": {"inns_cathedrals": True},
+    "traders_builders": {"traders_builders": True},
+    "expansions": {"inns_cathedrals": True, "traders_builders": True, "players": 4},
 }

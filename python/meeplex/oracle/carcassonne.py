@@ -1,4 +1,5 @@
-"""Carcassonne (base game, The River, the strategic variant): the pure-Python reference implementation.
+"""Carcassonne (base game, The River, the strategic variant, Inns & Cathedrals, Traders & Builders): the
+pure-Python reference implementation.
 
 Written from the game-help page (``shared/rules/bga_carcassonne.txt``), the rule facts
 (``shared/rules/facts/bga_games.md`` §1) and the contract ``docs/rules/carcassonne.md``; section numbers (§)
@@ -39,6 +40,10 @@ TERMINAL = -4
 
 K = 12  # feature slots per tile (§7)
 FOLLOWERS = 7  # followers per seat
+GOODS = ("wine", "grain", "cloth")  # Traders & Builders goods kinds, in the order of §11.6 and §11.7
+GOODS_POINTS = 10  # §11.3: the most tokens of a kind
+FIGURES = ("follower", "large", "builder", "pig")  # in the order of their id blocks (§7, §11.5)
+_FIGURE_WORDS = {"follower": "follower", "large": "large follower", "builder": "builder", "pig": "pig"}
 MAX_SCORE = 100000
 PHASES = ("deal", "draw", "select", "place", "follower", "over")
 EDGE_NAMES = ("N", "E", "S", "W")
@@ -59,15 +64,18 @@ NEIGHBOURS_8 = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1
 class Feature:
     kind: str  # cloister, city, road, field
     edges: tuple[int, ...] = ()  # data edges (city, road)
-    halves: tuple[int, ...] = ()  # data halves (field)
+    halves: tuple[int, ...] = ()  # data halves (field); empty for an inner farm (§2)
     pennant: bool = False
     cities: tuple[int, ...] = ()  # field: the feature indices of the cities of this tile it touches
+    inn: bool = False  # road (Inns & Cathedrals, §11.2)
+    cathedral: bool = False  # city (Inns & Cathedrals, §11.2)
+    goods: str = ""  # city: wine, grain or cloth (Traders & Builders, §11.3); "" for none
 
 
 @dataclass(frozen=True)
 class TileType:
     name: str
-    set: str  # base or river
+    set: str  # base, river, inns_cathedrals or traders_builders
     count: int
     edges: str  # N E S W as drawn
     features: tuple[Feature, ...]
@@ -87,22 +95,29 @@ def _load_tiles() -> tuple[tuple[TileType, ...], str, str, str]:
                     halves=tuple(HALF_NAMES.index(h) for h in f.get("halves", [])),
                     pennant=bool(f.get("pennant", False)),
                     cities=tuple(f.get("cities", [])),
+                    inn=bool(f.get("inn", False)),
+                    cathedral=bool(f.get("cathedral", False)),
+                    goods=str(f.get("goods", "")),
                 )
             )
         tiles.append(TileType(entry["name"], entry["set"], entry["count"], entry["edges"], tuple(features)))
     return tuple(tiles), data["start_tile"], data["spring"], data["lake"]
 
 
+# Every entry of the data file, in its order. A game's tile type ids are positions in ``game.tiles`` (the
+# base and river entries, then the enabled expansions' entries, §2); the base and river ids 0..33 are the
+# same in every game, and so are the data file's positions.
 TILES, _START_NAME, _SPRING_NAME, _LAKE_NAME = _load_tiles()
-T = len(TILES)
 TILE_NAMES = tuple(tile.name for tile in TILES)
 START = TILE_NAMES.index(_START_NAME)
 SPRING = TILE_NAMES.index(_SPRING_NAME)
 LAKE = TILE_NAMES.index(_LAKE_NAME)
-LAND = tuple(t for t in range(T) if TILES[t].set == "base")
-RIVER = tuple(t for t in range(T) if TILES[t].set == "river")
+BASE_SETS = ("base", "river")
+EXPANSIONS = ("inns_cathedrals", "traders_builders")  # parameter = the data file's set name (§1, §2)
+LAND = tuple(t for t in range(len(TILES)) if TILES[t].set == "base")  # the base letters A..X
+RIVER = tuple(t for t in range(len(TILES)) if TILES[t].set == "river")
 LAND_LETTERS = {TILE_NAMES[t]: t for t in LAND}
-STANDARD_COUNTS = tuple(TILES[t].count if t in LAND else 0 for t in range(T))
+assert max(LAND + RIVER) < min(t for t in range(len(TILES)) if TILES[t].set not in BASE_SETS)
 
 
 @dataclass(frozen=True)
@@ -145,14 +160,18 @@ def placed(t: int, r: int) -> Placed:
 _TILES_TEXT = re.compile(r"(?:[A-X][0-9]+)+")
 
 
+STANDARD_COUNTS = tuple(TILES[t].count for t in LAND)
+
+
 def parse_tiles(text: str) -> tuple[int, ...]:
-    """The land pile counts of a ``tiles`` value (§1); anything malformed is an ``InvalidStateError``."""
+    """The base letters' pile counts of a ``tiles`` value (§1), indexed by the letter's type id; anything
+    malformed is an ``InvalidStateError``."""
     upper = "".join(chr(ord(c) - 32) if "a" <= c <= "z" else c for c in text)
     if upper == "STANDARD":
         return STANDARD_COUNTS
     if not _TILES_TEXT.fullmatch(upper):
         raise InvalidStateError(f"{GAME_NAME}: tiles {text!r} is not 'standard' nor letters A..X with counts")
-    counts = [0] * T
+    counts = [0] * len(LAND)
     last = ""
     for letter, digits in re.findall(r"([A-X])([0-9]+)", upper):
         if letter <= last:
@@ -172,23 +191,29 @@ def canonical_tiles(counts: tuple[int, ...]) -> str:
 
 
 def normalize_params(given: Mapping[str, object]) -> dict[str, Any]:
+    """§1: every key checked and defaults filled in.
+
+    READING (§9, §11.7): an expansion's key is in ``params`` only when it is true, so that the base game's
+    ``params`` (and with it its serialization and game string) stay exactly as they were."""
     params: dict[str, Any] = {"players": 2, "river": False, "strategic": False, "tiles": "standard"}
     for key in given:
-        if key not in params:
+        if key not in params and key not in EXPANSIONS:
             raise InvalidStateError(f"{GAME_NAME}: unknown parameter {key!r}")
-    if "players" in given:
-        value = given["players"]
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidStateError(f"{GAME_NAME}: parameter 'players' must be an int, got {value!r}")
-        if not 2 <= value <= 5:
-            raise InvalidStateError(f"{GAME_NAME}: parameter 'players' must be in 2..5, got {value}")
-        params["players"] = int(value)
-    for key in ("river", "strategic"):
+    for key in ("river", "strategic") + EXPANSIONS:
         if key in given:
             value = given[key]
             if not isinstance(value, bool):
                 raise InvalidStateError(f"{GAME_NAME}: parameter {key!r} must be a bool, got {value!r}")
-            params[key] = bool(value)
+            if key in params or value:
+                params[key] = bool(value)
+    if "players" in given:
+        value = given["players"]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidStateError(f"{GAME_NAME}: parameter 'players' must be an int, got {value!r}")
+        most = 6 if params.get("inns_cathedrals", False) else 5  # §11.2: a 6th seat with Inns & Cathedrals
+        if not 2 <= value <= most:
+            raise InvalidStateError(f"{GAME_NAME}: parameter 'players' must be in 2..{most}, got {value}")
+        params["players"] = int(value)
     if "tiles" in given:
         value = given["tiles"]
         if not isinstance(value, str):
@@ -231,11 +256,28 @@ class CarcassonneGame:
         self.players: int = self._params["players"]
         self.river: bool = self._params["river"]
         self.strategic: bool = self._params["strategic"]
-        land = parse_tiles(self._params["tiles"])
-        # The draw piles' counts per type, and the first tile on the board (§2, §3, interp. 5).
-        self.initial_pile: list[int] = [
-            land[t] if t in LAND else (TILES[t].count if self.river else 0) for t in range(T)
-        ]
+        self.inns_cathedrals: bool = self._params.get("inns_cathedrals", False)
+        self.traders_builders: bool = self._params.get("traders_builders", False)
+        # The game's tile types (§2): the base and river entries, then the enabled expansions', in the data
+        # file's order; a type id is a position in this list (``data_ids`` maps it back to the file).
+        sets = BASE_SETS + tuple(key for key in EXPANSIONS if self._params.get(key, False))
+        self.data_ids: tuple[int, ...] = tuple(i for i, tile in enumerate(TILES) if tile.set in sets)
+        self.tiles: tuple[TileType, ...] = tuple(TILES[i] for i in self.data_ids)
+        self.tile_names: tuple[str, ...] = tuple(tile.name for tile in self.tiles)
+        self.T: int = len(self.tiles)
+        # The land types: the base letters and the expansions' tiles (every type but the river's).
+        self.land: tuple[int, ...] = tuple(t for t in range(self.T) if self.tiles[t].set != "river")
+        letters = parse_tiles(self._params["tiles"])
+        # The draw piles' counts per type, and the first tile on the board (§2, §3, interp. 5). The
+        # expansions' tiles are all in the pile whatever ``tiles`` says (interp. 11.7).
+        self.initial_pile: list[int] = []
+        for t, tile in enumerate(self.tiles):
+            if tile.set == "base":
+                self.initial_pile.append(letters[t])
+            elif tile.set == "river":
+                self.initial_pile.append(tile.count if self.river else 0)
+            else:
+                self.initial_pile.append(tile.count)
         self.first_tile: int = SPRING if self.river else START
         self.totals: list[int] = list(self.initial_pile)
         self.totals[self.first_tile] += 1
@@ -245,8 +287,20 @@ class CarcassonneGame:
         self.NO_FOLLOWER: int = self.P
         self.FOLLOWER: int = self.P + 1
         self.SELECT: int = self.P + 1 + K
-        self._num_actions: int = self.P + 1 + K + T
-        self.types: frozenset[int] = frozenset(LAND + (RIVER if self.river else ()))
+        # §11.5: the expansions' blocks follow the base ids, each present only with its expansion (-1 when
+        # absent, never an id).
+        base_end = self.P + 1 + K + self.T
+        self.LARGE: int = base_end if self.inns_cathedrals else -1
+        self.BUILDER: int = base_end + (K if self.inns_cathedrals else 0) if self.traders_builders else -1
+        self.PIG: int = self.BUILDER + K if self.traders_builders else -1
+        self._num_actions: int = (
+            base_end + (K if self.inns_cathedrals else 0) + (2 * K if self.traders_builders else 0)
+        )
+        self.types: frozenset[int] = frozenset(self.land + (RIVER if self.river else ()))
+
+    def geo(self, t: int, r: int) -> Placed:
+        """Tile type t of this game seen with rotation r."""
+        return placed(self.data_ids[t], r)
 
     @property
     def params(self) -> dict[str, Any]:
@@ -259,14 +313,20 @@ class CarcassonneGame:
         return self._num_actions
 
     def max_chance_outcomes(self) -> int:
-        return T
+        return self.T
 
     def max_game_length(self) -> int:
         return 4 * self.R
 
+    def slot_size(self) -> int:
+        """Values per board slot of the observation (§8.1, §11.6)."""
+        extra = (1 if self.inns_cathedrals else 0) + (2 if self.traders_builders else 0)
+        return 7 + self.T + K + self.players + extra
+
     def observation_shape(self) -> tuple[int, ...]:
         n = self.players
-        return ((self.R + 1) * (7 + T + K + n) + 4 * n + 6 + 4 * T,)
+        extra = (n if self.inns_cathedrals else 0) + (5 * n + 2 if self.traders_builders else 0)
+        return ((self.R + 1) * self.slot_size() + 4 * n + 6 + 4 * self.T + extra,)
 
     def place_id(self, x: int, y: int, r: int) -> int:
         return ((y + self.R) * self.W + (x + self.R)) * 4 + r
@@ -287,12 +347,16 @@ class CarcassonneGame:
             cells={(0, 0): 0},
             followers={},
             pile=list(self.initial_pile),
-            set_aside=[0] * T,
-            hands=[[0] * T for _ in range(n)],
+            set_aside=[0] * self.T,
+            hands=[[0] * self.T for _ in range(n)],
             scores_=[0] * n,
             supply=[FOLLOWERS] * n,
             phase="deal" if self.strategic else "draw",
             hidden=[],
+            large_supply=[1 if self.inns_cathedrals else 0] * n,
+            builder_supply=[1 if self.traders_builders else 0] * n,
+            pig_supply=[1 if self.traders_builders else 0] * n,
+            goods=[[0] * len(GOODS) for _ in range(n)],
         )
         return state
 
@@ -338,6 +402,17 @@ class CarcassonneState:
     # Per history entry: the seat a chance outcome put a hidden tile to, or -1; None until recomputed
     # (after deserialization, §8.2).
     hidden: list[int] | None = None
+    # The expansions' figures (§11.1), slot -> (feature, seat) as ``followers``, and their supplies (0 or 1
+    # per seat; all 0 without the expansion). A tile holds at most one figure of any kind.
+    large: dict[int, tuple[int, int]] = field(default_factory=dict)
+    builders: dict[int, tuple[int, int]] = field(default_factory=dict)
+    pigs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    large_supply: list[int] = field(default_factory=list)
+    builder_supply: list[int] = field(default_factory=list)
+    pig_supply: list[int] = field(default_factory=list)
+    goods: list[list[int]] = field(default_factory=list)  # per seat: wine, grain, cloth tokens (§11.3)
+    bonus: bool = False  # the current turn is a second tile (§11.3)
+    again: bool = False  # a second tile follows this turn (set at placement, phase follower only)
 
     # ----- whose move -----
 
@@ -361,9 +436,9 @@ class CarcassonneState:
 
     def _current_pile(self) -> list[int]:
         """The counts a draw comes from: river tiles, then the lake, then the land tiles."""
-        pile = [0] * T
+        pile = [0] * self.game.T
         if self.phase == "deal":
-            for t in LAND:
+            for t in self.game.land:
                 pile[t] = self.pile[t]
             return pile
         if self._river_left() > 0:
@@ -373,18 +448,18 @@ class CarcassonneState:
         elif self.pile[LAKE] > 0:
             pile[LAKE] = self.pile[LAKE]
         else:
-            for t in LAND:
+            for t in self.game.land:
                 pile[t] = self.pile[t]
         return pile
 
     def _land_left(self) -> int:
-        return sum(self.pile[t] for t in LAND)
+        return sum(self.pile[t] for t in self.game.land)
 
     def chance_weights(self) -> list[tuple[int, int]]:
         if not self.is_chance_node():
             return []
         pile = self._current_pile()
-        return [(t, pile[t]) for t in range(T) if pile[t] > 0]
+        return [(t, pile[t]) for t in range(self.game.T) if pile[t] > 0]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         weights = self.chance_weights()
@@ -401,7 +476,7 @@ class CarcassonneState:
         """The cell is empty, in the window, has a neighbour, and every touching edge has the same letter."""
         if (x, y) in self.cells or not self.game.in_window(x, y):
             return False
-        mine = placed(t, r).edges
+        mine = self.game.geo(t, r).edges
         neighbours = 0
         for d in range(4):
             slot = self.cells.get((x + DX[d], y + DY[d]))
@@ -409,7 +484,7 @@ class CarcassonneState:
                 continue
             neighbours += 1
             nt, _, _, nr = self.board[slot]
-            if placed(nt, nr).edges[(d + 2) % 4] != mine[d]:
+            if self.game.geo(nt, nr).edges[(d + 2) % 4] != mine[d]:
                 return False
         return neighbours > 0
 
@@ -418,9 +493,9 @@ class CarcassonneState:
         open_end: tuple[int, int, int] | None = None
         last_turn = 0
         for t, x, y, r in self.board:
-            if TILES[t].set != "river":
+            if self.game.tiles[t].set != "river":
                 continue
-            river_edges = [d for d in range(4) if placed(t, r).edges[d] == "W"]
+            river_edges = [d for d in range(4) if self.game.geo(t, r).edges[d] == "W"]
             if t == SPRING or open_end is None:
                 open_end = (x, y, river_edges[0])
                 continue
@@ -445,7 +520,7 @@ class CarcassonneState:
         ox, oy, od = open_end
         if (x, y) != (ox + DX[od], oy + DY[od]):
             return False
-        edges = placed(t, r).edges
+        edges = self.game.geo(t, r).edges
         in_edge = (od + 2) % 4
         if edges[in_edge] != "W":
             return False
@@ -460,7 +535,7 @@ class CarcassonneState:
         """The legal placement action ids of tile type t, sorted."""
         game = self.game
         result = []
-        if TILES[t].set == "river":
+        if self.game.tiles[t].set == "river":
             status = self._river_status()
             if status[0] is None:
                 return []
@@ -490,14 +565,14 @@ class CarcassonneState:
     def component(self, slot: int, k: int) -> tuple[set[Node], bool]:
         """The feature joined across tiles from feature k of the tile in ``slot``, and whether it is complete
         (city, road: no segment edge faces an empty cell; a field is never complete)."""
-        kind = TILES[self.board[slot][0]].features[k].kind
+        kind = self.game.tiles[self.board[slot][0]].features[k].kind
         seen = {(slot, k)}
         stack = [(slot, k)]
         complete = kind in ("city", "road")
         while stack:
             s, f = stack.pop()
             t, x, y, r = self.board[s]
-            geo = placed(t, r)
+            geo = self.game.geo(t, r)
             if kind in ("city", "road"):
                 for d in geo.feature_edges[f]:
                     ns = self.cells.get((x + DX[d], y + DY[d]))
@@ -505,7 +580,7 @@ class CarcassonneState:
                         complete = False
                         continue
                     nt, _, _, nr = self.board[ns]
-                    nf = placed(nt, nr).edge_feature[(d + 2) % 4]
+                    nf = self.game.geo(nt, nr).edge_feature[(d + 2) % 4]
                     if nf >= 0 and (ns, nf) not in seen:
                         seen.add((ns, nf))
                         stack.append((ns, nf))
@@ -516,7 +591,7 @@ class CarcassonneState:
                     if ns is None:
                         continue
                     nt, _, _, nr = self.board[ns]
-                    nf = placed(nt, nr).half_feature[((h ^ 1) + 4) % 8]
+                    nf = self.game.geo(nt, nr).half_feature[((h ^ 1) + 4) % 8]
                     if nf >= 0 and (ns, nf) not in seen:
                         seen.add((ns, nf))
                         stack.append((ns, nf))
@@ -526,64 +601,99 @@ class CarcassonneState:
         _, x, y, _ = self.board[slot]
         return sum(1 for dx, dy in NEIGHBOURS_8 if (x + dx, y + dy) in self.cells)
 
+    # ----- figures (§4.1 step 3, §11.1) -----
+
+    def _claims(self) -> list[tuple[int, int, int, int]]:
+        """The followers that claim features, normal and large: (slot, feature, seat, weight), by slot. A
+        large follower counts as two in every majority (§11.1)."""
+        claims = [(slot, k, seat, 1) for slot, (k, seat) in self.followers.items()]
+        claims += [(slot, k, seat, 2) for slot, (k, seat) in self.large.items()]
+        return sorted(claims)
+
+    def _claimed(self, nodes: set[Node]) -> bool:
+        """A follower (normal or large) is on these nodes; builders and pigs never claim (§11.1)."""
+        return any((slot, k) in nodes for slot, k, _, _ in self._claims())
+
+    def _has_follower_of(self, nodes: set[Node], seat: int) -> bool:
+        return any((slot, k) in nodes and owner == seat for slot, k, owner, _ in self._claims())
+
     def _owners(self, nodes: set[Node]) -> list[int]:
         """§6.1: the seats with the most followers (a positive count) on these nodes."""
         counts = [0] * self.game.players
-        for slot, (k, seat) in self.followers.items():
+        for slot, k, seat, weight in self._claims():
             if (slot, k) in nodes:
-                counts[seat] += 1
+                counts[seat] += weight
         best = max(counts)
         if best == 0:
             return []
         return [seat for seat in range(self.game.players) if counts[seat] == best]
 
     def _feature_points(self, nodes: set[Node], kind: str, complete: bool) -> int:
+        """§6.1, with §11.2: a road with an inn scores 2 per tile complete and nothing incomplete; a city with
+        a cathedral 3 per tile and pennant complete and nothing incomplete."""
         tiles = len({slot for slot, _ in nodes})
+        features = [self.game.tiles[self.board[slot][0]].features[k] for slot, k in nodes]
         if kind == "road":
+            if any(feat.inn for feat in features):
+                return 2 * tiles if complete else 0
             return tiles
-        pennants = sum(1 for slot, k in nodes if TILES[self.board[slot][0]].features[k].pennant)
+        pennants = sum(1 for feat in features if feat.pennant)
+        if any(feat.cathedral for feat in features):
+            return 3 * (tiles + pennants) if complete else 0
         return (2 if complete else 1) * (tiles + pennants)
 
     def _award(self, nodes: set[Node], points: int, release: bool) -> None:
         for seat in self._owners(nodes):
             self.scores_[seat] += points
         if release:
-            for slot in [s for s, (k, _) in self.followers.items() if (s, k) in nodes]:
-                _, seat = self.followers.pop(slot)
-                self.supply[seat] += 1
+            # A completed feature: its followers and builders go back to their owners (§4.1 step 4, §11.3).
+            for figures, supply in (
+                (self.followers, self.supply),
+                (self.large, self.large_supply),
+                (self.builders, self.builder_supply),
+            ):
+                for slot in [s for s, (k, _) in figures.items() if (s, k) in nodes]:
+                    _, seat = figures.pop(slot)
+                    supply[seat] += 1
 
     def _score_placement(self) -> None:
-        """§4.1 step 4: completed cities and roads through the new tile, completed cloisters around it."""
+        """§4.1 step 4: completed cities and roads through the new tile, completed cloisters around it. The
+        seat whose turn it is takes the goods of every city it completes (§11.3)."""
         slot = len(self.board) - 1
         t, x, y, _ = self.board[slot]
         done: set[Node] = set()
-        for k, feat in enumerate(TILES[t].features):
+        for k, feat in enumerate(self.game.tiles[t].features):
             if feat.kind not in ("city", "road") or (slot, k) in done:
                 continue
             nodes, complete = self.component(slot, k)
             done |= nodes
             if complete:
                 self._award(nodes, self._feature_points(nodes, feat.kind, True), release=True)
+                if feat.kind == "city":
+                    for node_slot, f in nodes:
+                        goods = self.game.tiles[self.board[node_slot][0]].features[f].goods
+                        if goods:
+                            self.goods[self.current][GOODS.index(goods)] += 1
         for dx, dy in ((0, 0),) + NEIGHBOURS_8:
             s = self.cells.get((x + dx, y + dy))
             if s is None:
                 continue
-            for k, feat in enumerate(TILES[self.board[s][0]].features):
+            for k, feat in enumerate(self.game.tiles[self.board[s][0]].features):
                 if feat.kind == "cloister" and self._cloister_neighbours(s) == 8:
                     self._award({(s, k)}, 9, release=True)
 
     def _final_scoring(self) -> None:
-        """§6.2: incomplete cities, roads, cloisters with followers, then fields with farmers.
+        """§6.2: incomplete cities, roads, cloisters with followers, then fields with farmers, then the goods
+        majorities (§11.3).
 
         READING: the followers stay on the board at the end (the contract returns them only on completion;
         the page says farmers stay on the board)."""
         done: set[Node] = set()
         fields: list[set[Node]] = []
-        for slot in sorted(self.followers):
-            k, _ = self.followers[slot]
+        for slot, k, _, _ in self._claims():
             if (slot, k) in done:
                 continue
-            kind = TILES[self.board[slot][0]].features[k].kind
+            kind = self.game.tiles[self.board[slot][0]].features[k].kind
             if kind == "cloister":
                 done.add((slot, k))
                 self._award({(slot, k)}, 1 + self._cloister_neighbours(slot), release=False)
@@ -598,7 +708,7 @@ class CarcassonneState:
         for nodes in fields:
             touched: set[frozenset[Node]] = set()
             for slot, k in nodes:
-                for c in TILES[self.board[slot][0]].features[k].cities:
+                for c in self.game.tiles[self.board[slot][0]].features[k].cities:
                     if (slot, c) not in city_of:
                         city_nodes, complete = self.component(slot, c)
                         frozen = frozenset(city_nodes)
@@ -607,16 +717,51 @@ class CarcassonneState:
                     frozen, complete = city_of[(slot, c)]
                     if complete:
                         touched.add(frozen)
-            self._award(nodes, 3 * len(touched), release=False)
+            # §11.3: a seat winning the field with its pig in it scores 4 per city instead of 3.
+            pig_seats = {seat for slot, (k, seat) in self.pigs.items() if (slot, k) in nodes}
+            for seat in self._owners(nodes):
+                self.scores_[seat] += (4 if seat in pig_seats else 3) * len(touched)
+        for g in range(len(GOODS)):
+            best = max(tokens[g] for tokens in self.goods)
+            if best > 0:
+                for seat in range(self.game.players):
+                    if self.goods[seat][g] == best:
+                        self.scores_[seat] += GOODS_POINTS
 
     # ----- legal actions -----
 
-    def _follower_ok(self, k: int) -> bool:
+    def _figure_ok(self, figure: str, k: int) -> bool:
+        """§4.1 step 3 and §11.4: may the seat put this figure on feature k of the tile just placed?"""
+        game = self.game
         slot = len(self.board) - 1
-        if self.supply[self.current] == 0 or k >= len(TILES[self.board[slot][0]].features):
+        features = game.tiles[self.board[slot][0]].features
+        if not 0 <= k < len(features):
+            return False
+        seat = self.current
+        kind = features[k].kind
+        if figure == "follower":
+            if self.supply[seat] == 0:
+                return False
+        elif figure == "large":
+            if not game.inns_cathedrals or self.large_supply[seat] == 0:
+                return False
+        elif figure == "builder":
+            if not game.traders_builders or self.builder_supply[seat] == 0 or kind not in ("city", "road"):
+                return False
+        elif not game.traders_builders or self.pig_supply[seat] == 0 or kind != "field":  # pig
             return False
         nodes, _ = self.component(slot, k)
-        return not any((s, f) in nodes for s, (f, _) in self.followers.items())
+        if figure in ("follower", "large"):
+            return not self._claimed(nodes)
+        # A builder joins a road or city, a pig a field, holding a follower of the seat (§11.3).
+        return self._has_follower_of(nodes, seat)
+
+    def _figure_base(self, figure: str) -> int:
+        """The first id of a figure's block (§7, §11.5)."""
+        game = self.game
+        return {"follower": game.FOLLOWER, "large": game.LARGE, "builder": game.BUILDER, "pig": game.PIG}[
+            figure
+        ]
 
     def legal_actions(self) -> list[int]:
         game = self.game
@@ -625,12 +770,14 @@ class CarcassonneState:
         if self.is_chance_node():
             return [t for t, _ in self.chance_weights()]
         if self.phase == "select":
-            return [game.SELECT + t for t in range(T) if self.hands[self.current][t] > 0]
+            return [game.SELECT + t for t in range(self.game.T) if self.hands[self.current][t] > 0]
         if self.phase == "place":
             return self.placements(self.tile)
-        # follower
-        features = len(TILES[self.board[-1][0]].features)
-        return [game.NO_FOLLOWER] + [game.FOLLOWER + k for k in range(features) if self._follower_ok(k)]
+        # follower: the blocks are in id order (§11.5), so the list is sorted
+        actions = [game.NO_FOLLOWER]
+        for figure in FIGURES:
+            actions += [self._figure_base(figure) + k for k in range(K) if self._figure_ok(figure, k)]
+        return actions
 
     def legal_actions_mask(self) -> np.ndarray:
         size = self.game.max_chance_outcomes() if self.is_chance_node() else self.game.num_distinct_actions()
@@ -672,7 +819,7 @@ class CarcassonneState:
                 else:
                     self.current = seat + 1
             return seat
-        if game.strategic and TILES[t].set == "base":
+        if game.strategic and self.game.tiles[t].set != "river":
             seat = self.current
             self.hands[seat][t] += 1
             if self.to_draw > 0:
@@ -708,17 +855,50 @@ class CarcassonneState:
             self.cells[(x, y)] = len(self.board) - 1
             self.tile = -1
             self.phase = "follower"
+            self.again = self._continues_builder()
         else:
             if action != game.NO_FOLLOWER:
-                self.followers[len(self.board) - 1] = (action - game.FOLLOWER, self.current)
-                self.supply[self.current] -= 1
+                figure, k = self._figure_of(action)
+                figures, supply = self._figures(figure)
+                figures[len(self.board) - 1] = (k, self.current)
+                supply[self.current] -= 1
             self._score_placement()
             self._end_turn()
+
+    def _figures(self, figure: str) -> tuple[dict[int, tuple[int, int]], list[int]]:
+        """A figure kind's board entries and supply."""
+        return {
+            "follower": (self.followers, self.supply),
+            "large": (self.large, self.large_supply),
+            "builder": (self.builders, self.builder_supply),
+            "pig": (self.pigs, self.pig_supply),
+        }[figure]
+
+    def _figure_of(self, action: int) -> tuple[str, int]:
+        """(figure, feature) of a follower-step id other than ``no follower``; ("", -1) for any other id."""
+        for figure in FIGURES:
+            base = self._figure_base(figure)
+            if base >= 0 and base <= action < base + K:
+                return figure, action - base
+        return "", -1
+
+    def _continues_builder(self) -> bool:
+        """§11.3 the second tile: before this placement the seat's builder was in a road or city that a
+        segment of the new tile joins, and this tile is not itself a second tile. Checked on the board after
+        the placement: the builder's component reaches the new tile exactly when the new tile joined it."""
+        if not self.game.traders_builders or self.bonus:
+            return False
+        newest = len(self.board) - 1
+        for slot, (k, seat) in self.builders.items():
+            if seat == self.current:
+                nodes, _ = self.component(slot, k)
+                return any(s == newest for s, _ in nodes)
+        return False
 
     def _check_hand(self) -> None:
         """§4.3: set aside the unplaceable tiles of the hand and draw replacements, then select."""
         hand = self.hands[self.current]
-        for t in range(T):
+        for t in range(self.game.T):
             if hand[t] > 0 and not self._placeable(t):
                 self.set_aside[t] += hand[t]
                 self.to_draw += hand[t]
@@ -748,16 +928,30 @@ class CarcassonneState:
             self._begin_land_turn(seat)
 
     def _end_turn(self) -> None:
+        """§4.1 step 5, §4.3 the next seat, and §11.3 the second tile: the same seat takes one more turn when
+        ``again`` was set at this turn's placement, unless the game has ended."""
         game = self.game
         n = game.players
+        again = self.again
+        self.again = False
+        self.bonus = False
         if not game.strategic:
             if sum(self.pile) == 0:
                 self._end_game()
+            elif again:
+                self.bonus = True
+                self._begin_turn(self.current)
             else:
                 self._begin_turn((self.current + 1) % n)
             return
         if sum(self.pile) == 0 and not any(any(hand) for hand in self.hands):
             self._end_game()
+            return
+        if again and (sum(self.pile) > 0 or any(self.hands[self.current])):
+            # READING: with the pile empty, a seat with an empty hand has no second tile to play (its turn
+            # would end at once, as a skipped seat's does).
+            self.bonus = True
+            self._begin_turn(self.current)
             return
         nxt = (self.current + 1) % n
         while sum(self.pile) == 0 and not any(self.hands[nxt]):
@@ -767,6 +961,8 @@ class CarcassonneState:
     def _end_game(self) -> None:
         self.tile = -1
         self.to_draw = 0
+        self.bonus = False
+        self.again = False
         self._final_scoring()
         self.phase = "over"
 
@@ -803,6 +999,15 @@ class CarcassonneState:
             to_draw=self.to_draw,
             actions=list(self.actions),
             hidden=None if self.hidden is None else list(self.hidden),
+            large=dict(self.large),
+            builders=dict(self.builders),
+            pigs=dict(self.pigs),
+            large_supply=list(self.large_supply),
+            builder_supply=list(self.builder_supply),
+            pig_supply=list(self.pig_supply),
+            goods=[list(tokens) for tokens in self.goods],
+            bonus=self.bonus,
+            again=self.again,
         )
 
     # ----- hidden information (§8) -----
@@ -827,13 +1032,14 @@ class CarcassonneState:
         else:
             # READING: a hand-made history that does not replay: every token that could be a land tile is
             # hidden from everyone (nothing leaks).
-            self.hidden = [-2 if a < T else -1 for a in self.actions]
+            self.hidden = [-2 if a < self.game.T else -1 for a in self.actions]
         return self.hidden
 
     def unseen(self, p: int) -> list[int]:
         """§8.1: per type, the tiles p cannot see: the pile plus the other seats' hands."""
         return [
-            self.pile[t] + sum(self.hands[s][t] for s in range(self.game.players) if s != p) for t in range(T)
+            self.pile[t] + sum(self.hands[s][t] for s in range(self.game.players) if s != p)
+            for t in range(self.game.T)
         ]
 
     def resample_from_infostate(self, player: object, rng: object = None) -> CarcassonneState:
@@ -846,51 +1052,62 @@ class CarcassonneState:
             raise TypeError("resample_from_infostate needs an Rng")
         # READING: the pool is p's unseen *land* tiles; the river tiles left stay in the pile (a hand holds
         # land tiles only; the river pile is no secret). Identical to §8.3 once the river is placed.
-        pool = [self.pile[t] if t in LAND else 0 for t in range(T)]
+        pool = [self.pile[t] if t in self.game.land else 0 for t in range(self.game.T)]
         for s in range(self.game.players):
             if s != p:
-                for t in LAND:
+                for t in self.game.land:
                     pool[t] += self.hands[s][t]
         for s in range(self.game.players):
             if s == p:
                 continue
             size = sum(self.hands[s])
-            new_hand = [0] * T
+            new_hand = [0] * self.game.T
             for _ in range(size):
                 r = int(below(sum(pool)))
                 running = 0
-                for t in range(T):
+                for t in range(self.game.T):
                     running += pool[t]
                     if running > r:
                         new_hand[t] += 1
                         pool[t] -= 1
                         break
             twin.hands[s] = new_hand
-        for t in LAND:
+        for t in self.game.land:
             twin.pile[t] = pool[t]
         return twin
 
     # ----- notation (§7) -----
 
-    def _follower_text(self, k: int) -> str:
-        if self.phase == "follower" and k < len(TILES[self.board[-1][0]].features):
+    def _figure_text(self, figure: str, k: int) -> str:
+        """§7, §11.5: ``<figure> <kind> <where>`` for a feature of the tile just placed in the follower phase,
+        else ``<figure> #<k>``.
+
+        An inner farm (a field on no edge half, §2) has no ``<where>`` to name: like a cloister it is written
+        without one (``follower field``, §11.5). A builder or pig id on a feature of the tile it may not take
+        is named like a follower's (``pig road E``, §11.5)."""
+        if self.phase == "follower" and k < len(self.game.tiles[self.board[-1][0]].features):
             t, _, _, r = self.board[-1]
-            feat = TILES[t].features[k]
-            geo = placed(t, r)
+            feat = self.game.tiles[t].features[k]
+            geo = self.game.geo(t, r)
             if feat.kind == "cloister":
-                return "follower cloister"
+                return f"{figure} cloister"
+            if feat.kind == "field" and not geo.feature_halves[k]:
+                return f"{figure} field"
             if feat.kind == "field":
-                return f"follower field {HALF_NAMES[geo.feature_halves[k][0]]}"
-            return f"follower {feat.kind} {EDGE_NAMES[geo.feature_edges[k][0]]}"
-        return f"follower #{k}"
+                return f"{figure} field {HALF_NAMES[geo.feature_halves[k][0]]}"
+            if feat.kind in ("city", "road"):
+                return f"{figure} {feat.kind} {EDGE_NAMES[geo.feature_edges[k][0]]}"
+        return f"{figure} #{k}"
 
     def action_to_string(self, action: object) -> str:
         game = self.game
         value = _as_int(action)
         if self.is_chance_node():
-            if value is None or not 0 <= value < T:
-                raise IllegalActionError(f"{GAME_NAME}: chance outcome {action!r} is out of range 0..{T - 1}")
-            return f"draw {TILE_NAMES[value]}"
+            if value is None or not 0 <= value < self.game.T:
+                raise IllegalActionError(
+                    f"{GAME_NAME}: chance outcome {action!r} is out of range 0..{self.game.T - 1}"
+                )
+            return f"draw {self.game.tile_names[value]}"
         if value is None or not 0 <= value < game.num_distinct_actions():
             raise IllegalActionError(
                 f"{GAME_NAME}: action {action!r} is out of range 0..{game.num_distinct_actions() - 1} "
@@ -902,8 +1119,11 @@ class CarcassonneState:
         if value == game.NO_FOLLOWER:
             return "no follower"
         if value < game.SELECT:
-            return self._follower_text(value - game.FOLLOWER)
-        return f"tile {TILE_NAMES[value - game.SELECT]}"
+            return self._figure_text("follower", value - game.FOLLOWER)
+        if value < game.SELECT + game.T:
+            return f"tile {self.game.tile_names[value - game.SELECT]}"
+        figure, k = self._figure_of(value)
+        return self._figure_text(figure, k)
 
     def string_to_action(self, text: object) -> int:
         if not isinstance(text, str):
@@ -911,9 +1131,9 @@ class CarcassonneState:
                 f"{GAME_NAME}: an action text must be a str, not {type(text).__name__}"
             )
         key = fold_white_space(text)
-        names = {name.lower(): t for t, name in enumerate(TILE_NAMES)}
-        bad = InvalidNotationError(f"{GAME_NAME}: cannot parse action {text!r}")
         game = self.game
+        names = {name.lower(): t for t, name in enumerate(game.tile_names)}
+        bad = InvalidNotationError(f"{GAME_NAME}: cannot parse action {text!r}")
         if self.is_chance_node():
             name = key[5:] if key.startswith("draw ") else key
             if name in names:
@@ -927,38 +1147,50 @@ class CarcassonneState:
             return game.place_id(int(xs), int(ys), ("0", "90", "180", "270").index(match.group(3)))
         if key == "no follower":
             return game.NO_FOLLOWER
-        match = re.fullmatch(r"follower #([+-]?[0-9]+)", key)
-        if match:
-            digits = match.group(1)
-            if len(digits) <= 4 and 0 <= int(digits) < K:
-                return game.FOLLOWER + int(digits)
-            raise bad
-        match = re.fullmatch(r"follower (city|road|field|cloister)(?: ([a-z]+))?", key)
-        if match and self.phase == "follower":
-            kind, where = match.group(1), match.group(2)
-            t, _, _, r = self.board[-1]
-            geo = placed(t, r)
-            for k, feat in enumerate(TILES[t].features):
-                if feat.kind != kind:
-                    continue
-                if kind == "cloister" and where is None:
-                    return game.FOLLOWER + k
-                if kind in ("city", "road") and where is not None:
-                    if (
-                        where.upper() in EDGE_NAMES
-                        and EDGE_NAMES.index(where.upper()) in geo.feature_edges[k]
-                    ):
-                        return game.FOLLOWER + k
-                if kind == "field" and where is not None:
-                    if (
-                        where.upper() in HALF_NAMES
-                        and HALF_NAMES.index(where.upper()) in geo.feature_halves[k]
-                    ):
-                        return game.FOLLOWER + k
-            raise bad
+        # §7, §11.5: a figure's texts; ``large`` only with Inns & Cathedrals, ``builder`` and ``pig`` only
+        # with Traders & Builders.
+        match = re.fullmatch(r"(follower|large|builder|pig) (.*)", key)
+        if match and self._figure_base(match.group(1)) >= 0:
+            base = self._figure_base(match.group(1))
+            rest = match.group(2)
+            number = re.fullmatch(r"#([+-]?[0-9]+)", rest)
+            if number:
+                digits = number.group(1)
+                if len(digits) <= 4 and 0 <= int(digits) < K:
+                    return base + int(digits)
+                raise bad
+            k = self._feature_named(rest)
+            if k is None:
+                raise bad
+            return base + k
         if key.startswith("tile ") and key[5:] in names:
             return game.SELECT + names[key[5:]]
         raise bad
+
+    def _feature_named(self, text: str) -> int | None:
+        """The feature of the tile just placed that ``<kind> [<where>]`` names (any of its board edges or
+        halves, §7), in the follower phase only; None when there is none."""
+        match = re.fullmatch(r"(city|road|field|cloister)(?: ([a-z]+))?", text)
+        if not match or self.phase != "follower":
+            return None
+        kind, where = match.group(1), match.group(2)
+        where = where.upper() if where is not None else None
+        t, _, _, r = self.board[-1]
+        geo = self.game.geo(t, r)
+        for k, feat in enumerate(self.game.tiles[t].features):
+            if feat.kind != kind:
+                continue
+            if kind == "cloister" and where is None:
+                return k
+            if kind == "field" and where is None and not geo.feature_halves[k]:
+                return k  # the inner farm (§11.5)
+            if kind in ("city", "road") and where in EDGE_NAMES:
+                if EDGE_NAMES.index(where) in geo.feature_edges[k]:
+                    return k
+            if kind == "field" and where in HALF_NAMES:
+                if HALF_NAMES.index(where) in geo.feature_halves[k]:
+                    return k
+        return None
 
     # ----- observations (§8) -----
 
@@ -976,17 +1208,30 @@ class CarcassonneState:
         def rel(seat: int) -> int:
             return (seat - p) % n
 
-        per_slot = 7 + T + K + n
-        board = np.zeros(((game.R + 1), per_slot), dtype=np.float32)
+        T = game.T
+        board = np.zeros(((game.R + 1), game.slot_size()), dtype=np.float32)
+        # §11.6: the expansions' per-slot flags follow the §8.1 values: large (I&C), builder, pig (T&B).
+        flag = 7 + T + K + n
+        flags: dict[str, int] = {}
+        if game.inns_cathedrals:
+            flags["large"] = flag
+            flag += 1
+        if game.traders_builders:
+            flags["builder"], flags["pig"] = flag, flag + 1
         for slot, (t, x, y, r) in enumerate(self.board):
             row = board[slot]
             row[0], row[1], row[2] = 1, x, y
             row[3 + t] = 1
             row[3 + T + r] = 1
-            if slot in self.followers:
-                k, seat = self.followers[slot]
-                row[7 + T + k] = 1
-                row[7 + T + K + rel(seat)] = 1
+            for figure in FIGURES:
+                figures, _ = self._figures(figure)
+                if slot in figures:
+                    # The feature and owner one-hots describe every figure (§11.6).
+                    k, seat = figures[slot]
+                    row[7 + T + k] = 1
+                    row[7 + T + K + rel(seat)] = 1
+                    if figure in flags:
+                        row[flags[figure]] = 1
         values: list[float] = []
         values.extend(self.scores_[(p + i) % n] for i in range(n))
         values.extend(self.supply[(p + i) % n] for i in range(n))
@@ -1000,6 +1245,15 @@ class CarcassonneState:
         values.extend(self.unseen(p))
         values.extend(self.set_aside)
         values.extend(self.hands[p])
+        if game.inns_cathedrals:
+            values.extend(self.large_supply[(p + i) % n] for i in range(n))
+        if game.traders_builders:
+            values.extend(self.builder_supply[(p + i) % n] for i in range(n))
+            values.extend(self.pig_supply[(p + i) % n] for i in range(n))
+            for i in range(n):
+                values.extend(self.goods[(p + i) % n])
+            values.append(1.0 if self.bonus else 0.0)
+            values.append(1.0 if self.again else 0.0)
         return np.concatenate([board.reshape(-1), np.asarray(values, dtype=np.float32)])
 
     def observation_string(self, player: object) -> str:
@@ -1011,19 +1265,33 @@ class CarcassonneState:
             + ", followers "
             + " ".join(map(str, self.supply)),
         ]
+        game = self.game
+        if game.inns_cathedrals:
+            lines.append("large followers " + " ".join(map(str, self.large_supply)))
+        if game.traders_builders:
+            lines.append("builders " + " ".join(map(str, self.builder_supply)))
+            lines.append("pigs " + " ".join(map(str, self.pig_supply)))
+            lines.append("goods (wine grain cloth) " + ", ".join(" ".join(map(str, g)) for g in self.goods))
+            if self.bonus:
+                lines.append("this turn is a second tile")
+            if self.again:
+                lines.append("a second tile follows this turn")
         if self.phase == "place":
-            lines.append(f"tile to place: {TILE_NAMES[self.tile]}")
+            lines.append(f"tile to place: {self.game.tile_names[self.tile]}")
         for slot, (t, x, y, r) in enumerate(self.board):
-            text = f"  {slot}: {TILE_NAMES[t]} at {x},{y} {ROTATION_NAMES[r]}"
-            if slot in self.followers:
-                k, seat = self.followers[slot]
-                text += f", follower of seat {seat} on #{k} ({TILES[t].features[k].kind})"
+            text = f"  {slot}: {self.game.tile_names[t]} at {x},{y} {ROTATION_NAMES[r]}"
+            for figure in FIGURES:
+                figures, _ = self._figures(figure)
+                if slot in figures:
+                    k, seat = figures[slot]
+                    kind = self.game.tiles[t].features[k].kind
+                    text += f", {_FIGURE_WORDS[figure]} of seat {seat} on #{k} ({kind})"
             lines.append(text)
         if self.game.strategic:
             lines.append("hand sizes " + " ".join(str(sum(h)) for h in self.hands))
-            lines.append("your hand: " + _describe(self.hands[p]))
-        lines.append("set aside: " + _describe(self.set_aside))
-        lines.append("unseen: " + _describe(self.unseen(p)))
+            lines.append("your hand: " + _describe(self.game.tile_names, self.hands[p]))
+        lines.append("set aside: " + _describe(self.game.tile_names, self.set_aside))
+        lines.append("unseen: " + _describe(self.game.tile_names, self.unseen(p)))
         return "\n".join(lines)
 
     def information_state_string(self, player: object) -> str:
@@ -1035,7 +1303,7 @@ class CarcassonneState:
     # ----- serialization (§9) -----
 
     def to_json_object(self) -> dict[str, object]:
-        return {
+        obj: dict[str, object] = {
             "board": [list(entry) for entry in self.board],
             "current": self.current,
             "followers": [[slot, k, seat] for slot, (k, seat) in sorted(self.followers.items())],
@@ -1052,6 +1320,19 @@ class CarcassonneState:
             "to_draw": self.to_draw,
             "version": SERIAL_VERSION,
         }
+        # §11.7: each expansion's keys, present exactly when it is enabled.
+        if self.game.inns_cathedrals:
+            obj["large"] = [[slot, k, seat] for slot, (k, seat) in sorted(self.large.items())]
+            obj["large_supply"] = list(self.large_supply)
+        if self.game.traders_builders:
+            obj["builders"] = [[slot, k, seat] for slot, (k, seat) in sorted(self.builders.items())]
+            obj["pigs"] = [[slot, k, seat] for slot, (k, seat) in sorted(self.pigs.items())]
+            obj["builder_supply"] = list(self.builder_supply)
+            obj["pig_supply"] = list(self.pig_supply)
+            obj["goods"] = [list(tokens) for tokens in self.goods]
+            obj["bonus"] = self.bonus
+            obj["again"] = self.again
+        return obj
 
     def serialize(self) -> str:
         return json.dumps(self.to_json_object(), sort_keys=True, separators=(",", ":"))
@@ -1083,8 +1364,8 @@ def _label(player: int) -> str:
     return f"seat {player}"
 
 
-def _describe(counts: list[int]) -> str:
-    parts = [f"{TILE_NAMES[t]}x{c}" for t, c in enumerate(counts) if c > 0]
+def _describe(names: tuple[str, ...], counts: list[int]) -> str:
+    parts = [f"{names[t]}x{c}" for t, c in enumerate(counts) if c > 0]
     return " ".join(parts) if parts else "-"
 
 
@@ -1113,6 +1394,11 @@ _KEYS = frozenset(
 )
 
 
+# §11.7: the expansions' keys, present exactly when the expansion is enabled.
+_LARGE_KEYS = frozenset({"large", "large_supply"})
+_TRADERS_KEYS = frozenset({"builders", "pigs", "builder_supply", "pig_supply", "goods", "bonus", "again"})
+
+
 _no_duplicate_keys = no_duplicate_keys(f"{GAME_NAME}: bad serialized state: ")
 
 
@@ -1138,6 +1424,61 @@ def _get_int(obj: dict[str, object], key: str, low: int, high: int) -> int:
     return value
 
 
+def _read_figures(state: CarcassonneState, value: object, what: str) -> dict[int, tuple[int, int]]:
+    """A list of ``[slot, k, seat]``: slots ascending on the board, k a feature of that tile's type, the seat
+    in range (§9, §11.7)."""
+    if not isinstance(value, list):
+        raise _bad(f"the {what} list must be a list")
+    figures: dict[int, tuple[int, int]] = {}
+    last = -1
+    for entry in value:
+        slot, k, seat = _int_list(entry, 3, f"a {what}")
+        if not last < slot < len(state.board):
+            raise _bad(f"{what} slot {slot} out of range or not ascending")
+        last = slot
+        if not 0 <= k < len(state.game.tiles[state.board[slot][0]].features):
+            raise _bad(f"{what} feature {k} is not a feature of tile {slot}")
+        if not 0 <= seat < state.game.players:
+            raise _bad(f"{what} seat {seat} out of range")
+        figures[slot] = (k, seat)
+    return figures
+
+
+def _on_completed(state: CarcassonneState, slot: int, k: int, pending: bool) -> bool:
+    """Feature k of ``slot`` is a completed city, road or cloister, and not one the last tile completed in
+    phase follower.
+
+    READING: in phase follower the tile just placed is not scored yet (§4.1 step 4 comes after the follower
+    decision), so a feature it completes may still hold figures."""
+    kind = state.game.tiles[state.board[slot][0]].features[k].kind
+    newest = len(state.board) - 1
+    _, nx, ny, _ = state.board[newest]
+    _, fx, fy, _ = state.board[slot]
+    if kind == "cloister" and state._cloister_neighbours(slot) == 8:
+        return not (pending and abs(fx - nx) <= 1 and abs(fy - ny) <= 1)
+    if kind in ("city", "road"):
+        nodes, complete = state.component(slot, k)
+        return complete and not (pending and any(s == newest for s, _ in nodes))
+    return False
+
+
+def _check_supply(
+    supply: list[int], figures: dict[int, tuple[int, int]], each: int, what: str, n: int
+) -> None:
+    """Each seat has ``each`` figures of a kind: those on the board and its supply.
+
+    READING (§11.7): more figures of a kind on the board than a seat has is refused for the large follower,
+    the builder and the pig as §9 refuses an eighth follower (their supply would have to be negative)."""
+    on_board = [0] * n
+    for _, seat in figures.values():
+        on_board[seat] += 1
+    for s in range(n):
+        if on_board[s] > each:
+            raise _bad(f"seat {s} has more than {each} {what} on the board")
+        if supply[s] != each - on_board[s]:
+            raise _bad(f"supply of {what} of seat {s} is not {each} - its {what} on the board")
+
+
 def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
     if not isinstance(text, str):
         raise InvalidStateError(f"{GAME_NAME}: a serialized state must be a str, not {type(text).__name__}")
@@ -1149,8 +1490,10 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         raise _bad(f"not valid JSON ({type(error).__name__})") from None
     if not isinstance(obj, dict):
         raise _bad("the state must be a JSON object")
-    if obj.keys() != _KEYS:
-        raise _bad(f"keys missing {sorted(_KEYS - obj.keys())} or extra {sorted(obj.keys() - _KEYS)}")
+    keys = _KEYS | (_LARGE_KEYS if game.inns_cathedrals else frozenset())
+    keys |= _TRADERS_KEYS if game.traders_builders else frozenset()
+    if obj.keys() != keys:
+        raise _bad(f"keys missing {sorted(keys - obj.keys())} or extra {sorted(obj.keys() - keys)}")
     if obj["game"] != GAME_NAME:
         raise _bad(f"game {obj['game']!r} is not {GAME_NAME!r}")
     if not _is_int(obj["version"]) or obj["version"] != SERIAL_VERSION:
@@ -1164,19 +1507,19 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         if not 0 <= action < game.num_distinct_actions():
             raise _bad(f"history holds {action}, not an action id")
     current = _get_int(obj, "current", 0, n - 1)
-    tile = _get_int(obj, "tile", -1, T - 1)
+    tile = _get_int(obj, "tile", -1, game.T - 1)
     to_draw = _get_int(obj, "to_draw", 0, 4)
     phase = obj["phase"]
     if not isinstance(phase, str) or phase not in PHASES:
         raise _bad(f"phase {phase!r} is not one of {PHASES}")
-    pile = _int_list(obj["pile"], T, "pile")
-    set_aside = _int_list(obj["set_aside"], T, "set_aside")
+    pile = _int_list(obj["pile"], game.T, "pile")
+    set_aside = _int_list(obj["set_aside"], game.T, "set_aside")
     scores = _int_list(obj["scores"], n, "scores")
     supply = _int_list(obj["supply"], n, "supply")
     hands_obj = obj["hands"]
     if not isinstance(hands_obj, list) or len(hands_obj) != n:
         raise _bad(f"hands must be a list of {n} lists")
-    hands = [_int_list(h, T, "a hand") for h in hands_obj]
+    hands = [_int_list(h, game.T, "a hand") for h in hands_obj]
     for what, counts in [("pile", pile), ("set_aside", set_aside)] + [("a hand", h) for h in hands]:
         if any(c < 0 for c in counts):
             raise _bad(f"{what} holds a negative count")
@@ -1217,7 +1560,7 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         if index == 0:
             if (t, x, y, r) != (game.first_tile, 0, 0, 0):
                 raise _bad("the first board entry is not the start tile at 0,0 r0")
-        elif TILES[t].set == "river":
+        elif game.tiles[t].set == "river":
             if t == SPRING or not state._river_ok(t, x, y, r, state._river_status()):
                 raise _bad(f"board entry {index} does not continue the river (§4.2)")
         elif not state._edges_match(t, x, y, r):
@@ -1225,52 +1568,82 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         state.board.append((t, x, y, r))
         state.cells[(x, y)] = index
 
-    # Followers.
-    followers_obj = obj["followers"]
-    if not isinstance(followers_obj, list):
-        raise _bad("followers must be a list")
-    last = -1
-    on_board = [0] * n
-    for entry in followers_obj:
-        slot, k, seat = _int_list(entry, 3, "a follower")
-        if not last < slot < len(state.board):
-            raise _bad(f"follower slot {slot} out of range or not ascending")
-        last = slot
-        features = TILES[state.board[slot][0]].features
-        if not 0 <= k < len(features):
-            raise _bad(f"follower feature {k} is not a feature of tile {slot}")
-        if not 0 <= seat < n:
-            raise _bad(f"follower seat {seat} out of range")
-        kind = features[k].kind
-        # READING: in phase follower the tile just placed is not scored yet (§4.1 step 4 comes after the
-        # follower decision), so a feature it completes may still hold followers.
-        newest = len(state.board) - 1
-        _, nx, ny, _ = state.board[newest]
-        _, fx, fy, _ = state.board[slot]
-        pending = phase == "follower"
-        if kind == "cloister" and state._cloister_neighbours(slot) == 8:
-            if not (pending and abs(fx - nx) <= 1 and abs(fy - ny) <= 1):
-                raise _bad(f"a follower on the completed cloister of tile {slot}")
-        if kind in ("city", "road"):
-            nodes, complete = state.component(slot, k)
-            if complete and not (pending and any(s == newest for s, _ in nodes)):
-                raise _bad(f"a follower on a completed {kind} (tile {slot})")
-        state.followers[slot] = (k, seat)
-        on_board[seat] += 1
-    for s in range(n):
-        if on_board[s] > FOLLOWERS:
-            raise _bad(f"seat {s} has more than {FOLLOWERS} followers on the board")
-        if supply[s] != FOLLOWERS - on_board[s]:
-            raise _bad(f"supply of seat {s} is not {FOLLOWERS} - its followers on the board")
+    # Figures (§9, §11.7).
+    pending = phase == "follower"
+    followers = _read_figures(state, obj["followers"], "follower")
+    large = _read_figures(state, obj["large"], "large follower") if game.inns_cathedrals else {}
+    builders = _read_figures(state, obj["builders"], "builder") if game.traders_builders else {}
+    pigs = _read_figures(state, obj["pigs"], "pig") if game.traders_builders else {}
+    taken: set[int] = set()
+    for figures in (followers, large, builders, pigs):
+        for slot in figures:
+            if slot in taken:
+                raise _bad(f"tile {slot} holds two figures")
+            taken.add(slot)
+    for what, figures in (("follower", followers), ("large follower", large), ("builder", builders)):
+        for slot, (k, _) in figures.items():
+            kind = game.tiles[state.board[slot][0]].features[k].kind
+            if what == "builder" and kind not in ("city", "road"):
+                raise _bad(f"a builder on a {kind} (tile {slot}), not a road or city")
+            if _on_completed(state, slot, k, pending):
+                raise _bad(f"a {what} on a completed {kind} (tile {slot})")
+    for slot, (k, _) in pigs.items():
+        kind = game.tiles[state.board[slot][0]].features[k].kind
+        if kind != "field":
+            raise _bad(f"a pig on a {kind} (tile {slot}), not a field")
+    state.followers, state.large, state.builders, state.pigs = followers, large, builders, pigs
+    for what, figures in (("builder", builders), ("pig", pigs)):
+        for slot, (k, seat) in figures.items():
+            nodes, _ = state.component(slot, k)
+            if not state._has_follower_of(nodes, seat):
+                raise _bad(f"the {what} of seat {seat} (tile {slot}) is with no follower of its seat")
+    _check_supply(supply, followers, FOLLOWERS, "followers", n)
+    if game.inns_cathedrals:
+        state.large_supply = _int_list(obj["large_supply"], n, "large_supply")
+        _check_supply(state.large_supply, large, 1, "large followers", n)
+    else:
+        state.large_supply = [0] * n
+    state.goods = [[0] * len(GOODS) for _ in range(n)]
+    if game.traders_builders:
+        state.builder_supply = _int_list(obj["builder_supply"], n, "builder_supply")
+        _check_supply(state.builder_supply, builders, 1, "builders", n)
+        state.pig_supply = _int_list(obj["pig_supply"], n, "pig_supply")
+        _check_supply(state.pig_supply, pigs, 1, "pigs", n)
+        goods_obj = obj["goods"]
+        if not isinstance(goods_obj, list) or len(goods_obj) != n:
+            raise _bad(f"goods must be a list of {n} lists")
+        state.goods = [_int_list(tokens, len(GOODS), "a seat's goods") for tokens in goods_obj]
+        # READING: a negative token count is refused as every negative count is (§9).
+        if any(c < 0 for tokens in state.goods for c in tokens):
+            raise _bad("goods holds a negative count")
+        symbols = [0] * len(GOODS)
+        for t, _, _, _ in state.board:
+            for feat in game.tiles[t].features:
+                if feat.goods:
+                    symbols[GOODS.index(feat.goods)] += 1
+        for g, name in enumerate(GOODS):
+            if sum(tokens[g] for tokens in state.goods) > symbols[g]:
+                raise _bad(f"{name}: more tokens than {name} symbols on the board")
+        for key in ("bonus", "again"):
+            if not isinstance(obj[key], bool):
+                raise _bad(f"{key} must be a bool, got {obj[key]!r}")
+        state.bonus, state.again = bool(obj["bonus"]), bool(obj["again"])
+        if state.again and (phase != "follower" or state.bonus):
+            raise _bad("again is set outside the follower phase, or during a second tile")
+        if state.bonus and phase in ("deal", "over"):
+            raise _bad(f"bonus is set in phase {phase}")
+    else:
+        state.builder_supply = [0] * n
+        state.pig_supply = [0] * n
 
     # Conservation of tiles.
-    placed_counts = [0] * T
+    placed_counts = [0] * game.T
     for t, _, _, _ in state.board:
         placed_counts[t] += 1
-    for t in range(T):
+    for t in range(game.T):
         found = placed_counts[t] + pile[t] + set_aside[t] + sum(h[t] for h in hands) + (1 if tile == t else 0)
         if found != game.totals[t]:
-            raise _bad(f"{TILE_NAMES[t]}: {found} tiles where there are {game.totals[t]}")
+            raise _bad(f"{game.tile_names[t]}: {found} tiles where there are {game.totals[t]}")
     if not game.strategic and any(any(h) for h in hands):
         raise _bad("hands hold tiles without the strategic variant")
 
@@ -1280,7 +1653,7 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
     if phase == "place":
         if tile == -1 or not state._placeable(tile):
             raise _bad("the tile to place has no legal placement")
-        if TILES[tile].set == "base" and (state._river_left() > 0 or pile[LAKE] > 0):
+        if game.tiles[tile].set != "river" and (state._river_left() > 0 or pile[LAKE] > 0):
             raise _bad("a land tile to place while river tiles remain in the pile")
     if to_draw != 0 and not game.strategic:
         raise _bad("to_draw is set outside the strategic variant")
@@ -1291,7 +1664,11 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         raise _bad(f"phase {phase} with the current pile empty")
     if phase == "select":
         hand = hands[current]
-        if not game.strategic or not any(hand) or any(hand[t] and not state._placeable(t) for t in range(T)):
+        if (
+            not game.strategic
+            or not any(hand)
+            or any(hand[t] and not state._placeable(t) for t in range(game.T))
+        ):
             raise _bad("select outside the strategic variant, or with an empty hand or an unplaceable tile")
     if phase == "follower" and len(state.board) == 1:
         raise _bad("the follower phase with only the first tile on the board")

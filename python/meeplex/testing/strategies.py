@@ -193,21 +193,30 @@ def _flip_city_family(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
 
 
 # Carcassonne (docs/rules/carcassonne.md §1): a custom land pile, letters A..X with counts, so that drawn
-# games are short enough to reach the end-of-game field scoring often.
+# games are short enough to reach the end-of-game field scoring often; and the expansions (§11), which
+# ``game.params`` lists only when they are on, so that probing cannot find them.
 _CARCASSONNE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWX"
+_CARCASSONNE_EXPANSIONS = ("inns_cathedrals", "traders_builders")
 
 
 @st.composite
 def _carcassonne_tiles(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
-    """A ``tiles`` word half of the time: a few letters (in order, as the contract asks) with counts 1..3,
-    now and then in lower case (the word is read without regard to ASCII case)."""
+    """Each expansion a third of the time (their 42 tiles always join the pile), a sixth seat now and then
+    with Inns & Cathedrals; and a ``tiles`` word half of the time: a few letters (in order, as the contract
+    asks) with counts 1..3, now and then in lower case (the word is read without regard to ASCII case)."""
+    extra: _Params = {}
+    for key in _CARCASSONNE_EXPANSIONS:
+        if draw(st.integers(0, 2), label=key) == 0:
+            extra[key] = True
+    if extra.get("inns_cathedrals") and draw(st.integers(0, 3), label="six seats") == 0:
+        extra["players"] = 6
     if draw(st.booleans()):
-        return {}
+        return extra
     letters = sorted(draw(st.sets(st.sampled_from(_CARCASSONNE_LETTERS), min_size=1, max_size=10)))
     word = "".join(f"{letter}{draw(st.integers(1, 3))}" for letter in letters)
     if draw(st.integers(0, 7)) == 0:
         word = word.lower()
-    return {"tiles": word}
+    return {**extra, "tiles": word}
 
 
 # Forbidden Island (docs/rules/forbidden_island.md §1): the difficulty (the starting water level), the layout.

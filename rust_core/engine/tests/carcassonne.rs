@@ -248,7 +248,7 @@ fn strategic_deal_and_hidden_hands() {
     assert_eq!(hand[20], 0.0);
     let mut rng = Rng::new(5);
     let r = s.resample_from_infostate(1, &mut rng);
-    assert_eq!(r.hands[1], s.hands[1]);
+    assert_eq!(r.hand(1), s.hand(1));
     assert_eq!(r.hand_size(0), 3);
     assert_eq!(
         r.pile_total() + r.hand_size(0),

@@ -11,16 +11,23 @@ fn variants(id: &str) -> Vec<AnyGame> {
     if id == "carcassonne" {
         // Every id is tried at every step below: the standard game's 81,843 ids would take hours, so short
         // custom piles (the same rules; a few hundred ids) with each seat count and option.
-        for (players, river, strategic) in [
-            (2, false, false),
-            (3, true, false),
-            (2, false, true),
-            (5, true, true),
+        // The expansions last (the largest variant, which `garbage_never_panics` mangles): their 42 tiles
+        // always join the pile, so those games are longer and their ids are sampled.
+        for (players, river, strategic, ic, tb) in [
+            (2, false, false, false, false),
+            (3, true, false, false, false),
+            (2, false, true, false, false),
+            (5, true, true, false, false),
+            (3, false, false, true, false),
+            (2, false, true, false, true),
+            (6, true, true, true, true),
         ] {
             let mut p = Params::new();
             p.insert("players".into(), ParamValue::Int(players));
             p.insert("river".into(), ParamValue::Bool(river));
             p.insert("strategic".into(), ParamValue::Bool(strategic));
+            p.insert("inns_cathedrals".into(), ParamValue::Bool(ic));
+            p.insert("traders_builders".into(), ParamValue::Bool(tb));
             p.insert("tiles".into(), ParamValue::Str("B1D2E2K1U1V2".into()));
             out.push(AnyGame::new(id, &p).expect("a carcassonne variant"));
         }

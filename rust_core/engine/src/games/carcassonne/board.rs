@@ -3,7 +3,7 @@
 //! positions with the edge constraints their placed neighbours impose (kept incrementally, so a legal placement
 //! is one mask test per open position and rotation).
 
-use super::tiles::{tile, TileType, POW5};
+use super::tiles::{TileType, POW5};
 
 /// An empty table entry; otherwise an entry is `index + 1`, with OPEN_FLAG for an open position.
 const EMPTY: u16 = 0;
@@ -19,8 +19,9 @@ pub struct Placed {
     pub rot: u8,
     /// The number of the 8 surrounding cells holding a tile.
     pub nb8: u8,
-    /// NONE, or `8 k + seat` for a follower on feature k.
-    pub follower: u8,
+    /// The figure on it (§11.1: at most one a tile): NONE, or `kind << 6 | k << 3 | seat` for a figure of
+    /// `kind` (0 follower, 1 large follower, 2 builder, 3 pig) on feature k (so a follower is `8 k + seat`).
+    pub figure: u8,
     pub x: i16,
     pub y: i16,
     /// The first feature segment of this slot.
@@ -148,6 +149,7 @@ impl Board {
     /// its 4 edge neighbours.
     pub fn place(
         &mut self,
+        tt: &TileType,
         typ: u8,
         rot: u8,
         x: i32,
@@ -173,12 +175,11 @@ impl Board {
             typ,
             rot,
             nb8: 0,
-            follower: super::tiles::NONE,
+            figure: super::tiles::NONE,
             x: x as i16,
             y: y as i16,
             base,
         });
-        let tt = tile(typ);
         let mut nb = [None; 4];
         for d in 0..4 {
             let (nx, ny) = (x + DX[d], y + DY[d]);

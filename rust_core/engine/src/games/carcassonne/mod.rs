@@ -1,4 +1,5 @@
-//! Carcassonne: the base game, The River and the strategic variant (docs/rules/carcassonne.md).
+//! Carcassonne: the base game, The River, the strategic variant, Inns & Cathedrals and Traders & Builders
+//! (docs/rules/carcassonne.md).
 //!
 //! The tile types are data (`tiles.rs`, parsed once from the JSON both engines read). A state holds the placed
 //! tiles in placement order, a small hash from cell to slot and the open positions with their edge constraints
@@ -20,7 +21,7 @@ use crate::params::{get_bool, get_int, normalise, ParamSpec, ParamValue, Params}
 use crate::{Game, Player, Result, Rng, State, CHANCE, TERMINAL};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
-use tiles::{tiles, K, LAND, T};
+use tiles::{game_tiles, TileType, K, LAND, T, TMAX, T_IC, T_TB};
 
 pub const ID: &str = "carcassonne";
 
@@ -39,22 +40,48 @@ pub const SCHEMA: &[ParamSpec] = &[
         name: "strategic",
         default: false,
     },
+    ParamSpec::Bool {
+        name: "inns_cathedrals",
+        default: false,
+    },
+    ParamSpec::Bool {
+        name: "traders_builders",
+        default: false,
+    },
 ];
 
-#[derive(PartialEq, Eq)]
+/// The parameters `params` lists only when they are not at their default (false), so that the base game's
+/// game strings and serializations are unchanged (§11.7).
+const HIDDEN_AT_DEFAULT: [&str; 2] = ["inns_cathedrals", "traders_builders"];
+
 pub struct Config {
     pub players: usize,
     pub river: bool,
     pub strategic: bool,
-    /// The draw piles at the start, per type.
-    pub pile: [u8; T],
+    /// Inns & Cathedrals (§11.2) and Traders & Builders (§11.3).
+    pub ic: bool,
+    pub tb: bool,
+    /// T, the number of the game's tile types (34, + 17 with I&C, + 24 with T&B), and the types.
+    pub nt: usize,
+    pub types: &'static [TileType],
+    /// The draw piles at the start, per type (entries from `nt` on are 0).
+    pub pile: [u8; TMAX],
     /// Every copy of each type in the game (the pile plus the first tile).
-    pub total: [u16; T],
+    pub total: [u16; TMAX],
     pub start: u8,
     pub r: i32,
     pub w: i32,
     pub params: Params,
 }
+
+/// Configs are interned by their parameters, which decide everything else.
+impl PartialEq for Config {
+    fn eq(&self, o: &Self) -> bool {
+        self.params == o.params
+    }
+}
+
+impl Eq for Config {}
 
 impl std::fmt::Debug for Config {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -68,15 +95,30 @@ impl Config {
     pub fn p(&self) -> u32 {
         (self.w * self.w * 4) as u32
     }
+    /// B, where the base ids end (§11.5): the expansions' figure ids follow.
+    #[inline]
+    pub fn base_actions(&self) -> u32 {
+        self.p() + 1 + K as u32 + self.nt as u32
+    }
+    /// U, the first builder id (T&B).
+    #[inline]
+    pub fn builder_base(&self) -> u32 {
+        self.base_actions() + if self.ic { K as u32 } else { 0 }
+    }
     pub fn num_actions(&self) -> usize {
-        self.p() as usize + 1 + K + T
+        self.base_actions() as usize + K * (self.ic as usize + 2 * self.tb as usize)
+    }
+    /// The game's tile type t.
+    #[inline(always)]
+    pub fn tile(&self, t: u8) -> &'static TileType {
+        &self.types[t as usize]
     }
 }
 
 /// The `tiles` parameter (§1): `standard`, or letters with counts in alphabetical order.
 pub fn parse_tiles(text: &str) -> Result<[u8; LAND]> {
     let mut standard = [0u8; LAND];
-    for (t, tt) in tiles()[..LAND].iter().enumerate() {
+    for (t, tt) in tiles::all_tiles()[..LAND].iter().enumerate() {
         standard[t] = tt.count;
     }
     let lower = text.to_ascii_lowercase();
@@ -117,7 +159,7 @@ pub fn parse_tiles(text: &str) -> Result<[u8; LAND]> {
 }
 
 pub fn tiles_text(counts: &[u8; LAND]) -> String {
-    if tiles()[..LAND]
+    if tiles::all_tiles()[..LAND]
         .iter()
         .zip(counts)
         .all(|(t, &c)| t.count == c)
@@ -159,37 +201,64 @@ impl CarcassonneGame {
                 return invalid(format!("{ID}: parameter tiles must be a str, not {other}"))
             }
         };
-        if let Some(key) = numeric
-            .keys()
-            .find(|k| !["players", "river", "strategic"].contains(&k.as_str()))
-        {
+        const KNOWN: [&str; 5] = [
+            "players",
+            "river",
+            "strategic",
+            "inns_cathedrals",
+            "traders_builders",
+        ];
+        if let Some(key) = numeric.keys().find(|k| !KNOWN.contains(&k.as_str())) {
             return invalid(format!(
-                "{ID}: unknown parameter {key:?} (known: players, river, strategic, tiles)"
+                "{ID}: unknown parameter {key:?} (known: inns_cathedrals, players, river, strategic, \
+                 tiles, traders_builders)"
             ));
         }
         let mut params = normalise(ID, SCHEMA, &numeric)?;
         let land = parse_tiles(&tiles_value)?;
         params.insert("tiles".into(), ParamValue::Str(tiles_text(&land)));
         let river = get_bool(&params, "river");
-        let mut pile = [0u8; T];
+        let (ic, tb) = (
+            get_bool(&params, "inns_cathedrals"),
+            get_bool(&params, "traders_builders"),
+        );
+        let players = get_int(&params, "players") as usize;
+        if players > 5 && !ic {
+            return invalid(format!(
+                "{ID}: players={players} needs inns_cathedrals=true (2..5 without it)"
+            ));
+        }
+        for key in HIDDEN_AT_DEFAULT {
+            if params.get(key) == Some(&ParamValue::Bool(false)) {
+                params.remove(key);
+            }
+        }
+        let types = game_tiles(ic, tb);
+        let nt = types.len();
+        debug_assert_eq!(nt, T + T_IC * ic as usize + T_TB * tb as usize);
+        let mut pile = [0u8; TMAX];
         pile[..LAND].copy_from_slice(&land);
-        if river {
-            for t in LAND..T {
-                pile[t] = tiles()[t].count;
+        for t in LAND..nt {
+            if t >= T || river {
+                pile[t] = types[t].count;
             }
         }
         let start = if river { tiles::SPRING } else { tiles::START };
-        let mut total = [0u16; T];
-        for t in 0..T {
+        let mut total = [0u16; TMAX];
+        for t in 0..nt {
             total[t] = pile[t] as u16;
         }
         total[start as usize] += 1;
         let r: i32 = pile.iter().map(|&c| c as i32).sum();
         Ok(CarcassonneGame {
             cfg: intern(Config {
-                players: get_int(&params, "players") as usize,
+                players,
                 river,
                 strategic: get_bool(&params, "strategic"),
+                ic,
+                tb,
+                nt,
+                types,
                 pile,
                 total,
                 start,
@@ -221,7 +290,7 @@ impl Game for CarcassonneGame {
         self.cfg.num_actions()
     }
     fn max_chance_outcomes(&self) -> usize {
-        T
+        self.cfg.nt
     }
     fn max_game_length(&self) -> u64 {
         4 * self.cfg.r as u64
@@ -251,7 +320,7 @@ impl State for Box<CarcassonneState> {
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>) {
         out.clear();
         if matches!(self.phase, Phase::Deal | Phase::Draw) {
-            out.extend(self.drawable().map(|(t, c)| (t as u32, c as u64)));
+            self.each_drawable(|t, c| out.push((t as u32, c as u64)));
         }
     }
     fn apply_unchecked(&mut self, action: u32) {
@@ -307,7 +376,10 @@ impl State for Box<CarcassonneState> {
         let extra = self.end_points();
         let mut v = [0f64; state::MAX_PLAYERS];
         for s in 0..n {
-            v[s] = (self.scores[s] + extra[s]) as f64 + 0.5 * self.supply[s] as f64;
+            // The points the end would add now (inns and cathedrals left open count 0, goods majorities 10),
+            // and half a point a follower in supply (the large one as two).
+            let followers = self.supply[s] as f64 + 2.0 * self.large_supply[s] as f64;
+            v[s] = (self.scores[s] + extra[s]) as f64 + 0.5 * followers;
         }
         crate::outcome::softmax_shares(out, &v[..n], 8.0);
     }

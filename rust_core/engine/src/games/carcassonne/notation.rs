@@ -1,7 +1,7 @@
-//! Action ids and their text (docs/rules/carcassonne.md §7).
+//! Action ids and their text (docs/rules/carcassonne.md §7, §11.5).
 
-use super::state::{CarcassonneState, Phase};
-use super::tiles::{tile, tiles, type_by_name, EDGE_NAMES, HALF_NAMES, K, KIND_NAMES, T};
+use super::state::{CarcassonneState, Phase, BUILDER, FIGURE_NAMES, FOLLOWER, LARGE, PIG};
+use super::tiles::{type_by_name, EDGE_NAMES, HALF_NAMES, K, KIND_NAMES};
 use crate::notation::{fold_white_space, out_of_range};
 use crate::{GameError, Result};
 
@@ -20,12 +20,31 @@ fn just_placed(s: &CarcassonneState) -> Option<(u8, usize)> {
     Some((p.typ, p.rot as usize))
 }
 
-pub fn action_to_string(s: &CarcassonneState, a: u32) -> Result<String> {
-    if matches!(s.phase, Phase::Deal | Phase::Draw) {
-        if (a as usize) < T {
-            return Ok(format!("draw {}", tiles()[a as usize].name));
+/// The text of a figure of `kind` on feature k (§7 follower texts, §11.5): `<figure> <kind> <where>` when k
+/// is a feature of the tile just placed (no `<where>` for a cloister, nor for a field on no edge), else
+/// `<figure> #<k>`.
+fn figure_text(s: &CarcassonneState, kind: u8, k: usize) -> String {
+    let name = FIGURE_NAMES[kind as usize];
+    if let Some((t, r)) = just_placed(s) {
+        let tt = s.tt(t);
+        if k < tt.features.len() {
+            let fk = KIND_NAMES[tt.features[k].kind as usize];
+            return match tt.first_where(k, r) {
+                Some(w) => format!("{name} {fk} {w}"),
+                None => format!("{name} {fk}"),
+            };
         }
-        return Err(out_of_range(a, T as u32));
+    }
+    format!("{name} #{k}")
+}
+
+pub fn action_to_string(s: &CarcassonneState, a: u32) -> Result<String> {
+    let nt = s.cfg.nt;
+    if matches!(s.phase, Phase::Deal | Phase::Draw) {
+        if (a as usize) < nt {
+            return Ok(format!("draw {}", s.tt(a as u8).name));
+        }
+        return Err(out_of_range(a, nt as u32));
     }
     let p = s.cfg.p();
     let n = s.cfg.num_actions() as u32;
@@ -39,24 +58,10 @@ pub fn action_to_string(s: &CarcassonneState, a: u32) -> Result<String> {
     if a == p {
         return Ok("no follower".into());
     }
-    if a <= p + K as u32 {
-        let k = (a - p - 1) as usize;
-        if let Some((t, r)) = just_placed(s) {
-            let tt = tile(t);
-            if k < tt.features.len() {
-                let kind = KIND_NAMES[tt.features[k].kind as usize];
-                return Ok(match tt.first_where(k, r) {
-                    Some(w) => format!("follower {kind} {w}"),
-                    None => format!("follower {kind}"),
-                });
-            }
-        }
-        return Ok(format!("follower #{k}"));
+    if let Some((kind, k)) = s.figure_action(a) {
+        return Ok(figure_text(s, kind, k));
     }
-    Ok(format!(
-        "tile {}",
-        tiles()[(a - p - 1 - K as u32) as usize].name
-    ))
+    Ok(format!("tile {}", s.tt((a - p - 1 - K as u32) as u8).name))
 }
 
 fn int(text: &str) -> Option<i64> {
@@ -71,7 +76,7 @@ pub fn string_to_action(s: &CarcassonneState, text: &str) -> Result<u32> {
     let f = fold_white_space(text);
     if matches!(s.phase, Phase::Deal | Phase::Draw) {
         let name = f.strip_prefix("draw ").unwrap_or(&f);
-        return type_by_name(name)
+        return type_by_name(s.cfg.types, name)
             .map(|t| t as u32)
             .ok_or_else(|| bad(text));
     }
@@ -99,12 +104,27 @@ pub fn string_to_action(s: &CarcassonneState, text: &str) -> Result<u32> {
     if f == "no follower" {
         return Ok(p);
     }
-    if let Some(rest) = f.strip_prefix("follower ") {
+    // A figure (§7, §11.5): `large` only with Inns & Cathedrals, `builder` and `pig` only with Traders &
+    // Builders.
+    let figure = [FOLLOWER, LARGE, BUILDER, PIG]
+        .into_iter()
+        .find_map(|kind| {
+            let on = match kind {
+                FOLLOWER => true,
+                LARGE => s.cfg.ic,
+                _ => s.cfg.tb,
+            };
+            let rest = f
+                .strip_prefix(FIGURE_NAMES[kind as usize])?
+                .strip_prefix(' ')?;
+            on.then_some((kind, rest))
+        });
+    if let Some((figure, rest)) = figure {
         if let Some(k) = rest.strip_prefix('#') {
             if !k.is_empty() && k.len() <= 3 && k.bytes().all(|b| b.is_ascii_digit()) {
                 let k: u32 = k.parse().unwrap_or(u32::MAX);
                 if (k as usize) < K {
-                    return Ok(p + 1 + k);
+                    return Ok(s.figure_id(figure, k as usize));
                 }
             }
             return Err(bad(text));
@@ -118,13 +138,15 @@ pub fn string_to_action(s: &CarcassonneState, text: &str) -> Result<u32> {
             .position(|&n| n == kind)
             .ok_or_else(|| bad(text))? as u8;
         let (t, r) = just_placed(s).ok_or_else(|| bad(text))?;
-        let tt = tile(t);
+        let tt = s.tt(t);
         for (k, feat) in tt.features.iter().enumerate() {
             if feat.kind != kind {
                 continue;
             }
             let ok = match (kind, place) {
                 (0, None) => true,
+                // A field on no edge (an inner farm, §2) is written without `<where>`.
+                (3, None) => feat.halves == 0,
                 (1 | 2, Some(w)) => (0..4).any(|d| {
                     EDGE_NAMES[d].eq_ignore_ascii_case(w)
                         && feat.edges & (1 << ((d + 4 - r) % 4)) != 0
@@ -136,13 +158,13 @@ pub fn string_to_action(s: &CarcassonneState, text: &str) -> Result<u32> {
                 _ => false,
             };
             if ok {
-                return Ok(p + 1 + k as u32);
+                return Ok(s.figure_id(figure, k));
             }
         }
         return Err(bad(text));
     }
     if let Some(name) = f.strip_prefix("tile ") {
-        if let Some(t) = type_by_name(name) {
+        if let Some(t) = type_by_name(s.cfg.types, name) {
             return Ok(p + 1 + K as u32 + t as u32);
         }
     }

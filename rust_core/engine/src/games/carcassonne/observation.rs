@@ -1,24 +1,38 @@
-//! Observations (docs/rules/carcassonne.md §8): the tensor, the text views, the information state and the
-//! resampling of hidden hands.
+//! Observations (docs/rules/carcassonne.md §8, §11.6): the tensor, the text views, the information state
+//! and the resampling of hidden hands.
 
-use super::state::{CarcassonneState, Phase};
-use super::tiles::{tiles, K, LAND, NONE, T};
+use super::state::{
+    fig_k, fig_kind, fig_seat, CarcassonneState, Phase, BUILDER, FIGURE_NAMES, LARGE, PIG,
+};
+use super::tiles::{is_land, K, NONE, TMAX};
 use super::Config;
 use crate::{Rng, State};
 
+/// The per-slot values the expansions add (§11.6): the large-follower flag, the builder and pig flags.
+fn slot_extra(cfg: &Config) -> usize {
+    cfg.ic as usize + 2 * cfg.tb as usize
+}
+
+/// The global values the expansions add (§11.6).
+fn global_extra(cfg: &Config) -> usize {
+    let n = cfg.players;
+    cfg.ic as usize * n + cfg.tb as usize * (5 * n + 2)
+}
+
 pub fn len(cfg: &Config) -> usize {
     let n = cfg.players;
-    (cfg.r as usize + 1) * (7 + T + K + n) + 4 * n + 6 + 4 * T
+    let t = cfg.nt;
+    (cfg.r as usize + 1) * (7 + t + K + n + slot_extra(cfg)) + 4 * n + 6 + 4 * t + global_extra(cfg)
 }
 
 /// Per type: the tiles unseen by p (the pile and the other seats' hands).
-pub fn unseen(s: &CarcassonneState, p: usize) -> [u32; T] {
-    let mut u = [0u32; T];
-    for t in 0..T {
+pub fn unseen(s: &CarcassonneState, p: usize) -> [u32; TMAX] {
+    let mut u = [0u32; TMAX];
+    for t in 0..s.cfg.nt {
         u[t] = s.pile[t] as u32;
         for q in 0..s.n() {
             if q != p {
-                u[t] += s.hands[q][t] as u32;
+                u[t] += s.hand(q)[t] as u32;
             }
         }
     }
@@ -30,18 +44,28 @@ pub fn tensor(s: &CarcassonneState, p: usize, out: &mut [f32]) {
     let n = cfg.players;
     out.iter_mut().for_each(|v| *v = 0.0);
     let rel = |seat: usize| (seat + n - p % n) % n;
-    let per = 7 + T + K + n;
+    let t_n = cfg.nt;
+    let per = 7 + t_n + K + n + slot_extra(cfg);
     for (i, pl) in s.board.slots.iter().enumerate().take(cfg.r as usize + 1) {
         let o = &mut out[i * per..(i + 1) * per];
         o[0] = 1.0;
         o[1] = pl.x as f32;
         o[2] = pl.y as f32;
         o[3 + pl.typ as usize] = 1.0;
-        o[3 + T + pl.rot as usize] = 1.0;
-        let f = s.board.slots[i].follower;
+        o[3 + t_n + pl.rot as usize] = 1.0;
+        let f = pl.figure;
         if f != NONE {
-            o[7 + T + (f / 8) as usize] = 1.0;
-            o[7 + T + K + rel((f % 8) as usize)] = 1.0;
+            o[7 + t_n + fig_k(f) as usize] = 1.0;
+            o[7 + t_n + K + rel(fig_seat(f))] = 1.0;
+            let mut e = 7 + t_n + K + n;
+            if cfg.ic {
+                o[e] = (fig_kind(f) == LARGE) as u8 as f32;
+                e += 1;
+            }
+            if cfg.tb {
+                o[e] = (fig_kind(f) == BUILDER) as u8 as f32;
+                o[e + 1] = (fig_kind(f) == PIG) as u8 as f32;
+            }
         }
     }
     let mut g = (cfg.r as usize + 1) * per;
@@ -66,19 +90,39 @@ pub fn tensor(s: &CarcassonneState, p: usize, out: &mut [f32]) {
     if s.phase == Phase::Place && s.tile != NONE {
         out[g + s.tile as usize] = 1.0;
     }
-    g += T;
+    g += t_n;
     let u = unseen(s, p);
-    for t in 0..T {
+    for t in 0..t_n {
         out[g + t] = u[t] as f32;
-        out[g + T + t] = s.set_aside[t] as f32;
-        out[g + 2 * T + t] = s.hands[p][t] as f32;
+        out[g + t_n + t] = s.set_aside[t] as f32;
+        out[g + 2 * t_n + t] = s.hand(p)[t] as f32;
+    }
+    g += 3 * t_n;
+    if cfg.ic {
+        for q in 0..n {
+            out[g + rel(q)] = s.large_supply[q] as f32;
+        }
+        g += n;
+    }
+    if cfg.tb {
+        for q in 0..n {
+            let i = rel(q);
+            out[g + i] = s.builder_supply[q] as f32;
+            out[g + n + i] = s.pig_supply[q] as f32;
+            for k in 0..3 {
+                out[g + 2 * n + 3 * i + k] = s.goods[q][k] as f32;
+            }
+        }
+        g += 5 * n;
+        out[g] = s.bonus as u8 as f32;
+        out[g + 1] = s.again as u8 as f32;
     }
 }
 
-fn counts_text(c: &[u8; T]) -> String {
-    let parts: Vec<String> = (0..T)
+fn counts_text(s: &CarcassonneState, c: &[u8]) -> String {
+    let parts: Vec<String> = (0..s.cfg.nt)
         .filter(|&t| c[t] > 0)
-        .map(|t| format!("{}x{}", tiles()[t].name, c[t]))
+        .map(|t| format!("{}x{}", s.tt(t as u8).name, c[t]))
         .collect();
     if parts.is_empty() {
         "-".into()
@@ -101,40 +145,62 @@ pub fn text(s: &CarcassonneState, viewer: Option<usize>) -> String {
         if s.tile == NONE {
             "-"
         } else {
-            &tiles()[s.tile as usize].name
+            &s.tt(s.tile).name
         }
     ));
     for q in 0..n {
         let hand = if !s.cfg.strategic {
             String::new()
         } else if viewer.is_none() || viewer == Some(q) {
-            format!(" hand {}", counts_text(&s.hands[q]))
+            format!(" hand {}", counts_text(s, s.hand(q)))
         } else {
             format!(" hand {} hidden", s.hand_size(q))
         };
+        let mut more = String::new();
+        if s.cfg.ic {
+            more.push_str(&format!(" large {}", s.large_supply[q]));
+        }
+        if s.cfg.tb {
+            let g = s.goods[q];
+            more.push_str(&format!(
+                " builder {} pig {} goods wine {} grain {} cloth {}",
+                s.builder_supply[q], s.pig_supply[q], g[0], g[1], g[2]
+            ));
+        }
         out.push_str(&format!(
-            "seat {q}: score {} followers {}{hand}\n",
+            "seat {q}: score {} followers {}{more}{hand}\n",
             s.scores[q], s.supply[q]
         ));
     }
-    for (i, pl) in s.board.slots.iter().enumerate() {
-        let f = s.board.slots[i].follower;
+    if s.bonus || s.again {
+        out.push_str(&format!(
+            "second tile: {}\n",
+            if s.bonus { "this turn" } else { "next" }
+        ));
+    }
+    for pl in s.board.slots.iter() {
+        let f = pl.figure;
         let fol = if f == NONE {
             String::new()
         } else {
-            format!(" follower #{} seat {}", f / 8, f % 8)
+            format!(
+                " {} #{} seat {}",
+                FIGURE_NAMES[fig_kind(f) as usize],
+                fig_k(f),
+                fig_seat(f)
+            )
         };
         out.push_str(&format!(
             "{} at {},{} r{}{fol}\n",
-            tiles()[pl.typ as usize].name,
+            s.tt(pl.typ).name,
             pl.x,
             pl.y,
             90 * pl.rot as u32
         ));
     }
-    out.push_str(&format!("set aside {}\n", counts_text(&s.set_aside)));
+    out.push_str(&format!("set aside {}\n", counts_text(s, &s.set_aside)));
     match viewer {
-        None => out.push_str(&format!("pile {}\n", counts_text(&s.pile))),
+        None => out.push_str(&format!("pile {}\n", counts_text(s, &s.pile))),
         Some(p) => {
             let u = unseen(s, p);
             let total: u32 = u.iter().sum();
@@ -163,12 +229,14 @@ pub fn resample(s: &CarcassonneState, p: usize, rng: &mut Rng) -> CarcassonneSta
         return out;
     }
     let n = s.n();
-    let mut pool = [0u32; LAND];
-    for t in 0..LAND {
+    let nt = s.cfg.nt;
+    // The land types only (river tiles are never in a hand: their pool entries stay 0).
+    let mut pool = [0u32; TMAX];
+    for t in (0..nt).filter(|&t| is_land(t)) {
         pool[t] = s.pile[t] as u32;
         for q in 0..n {
             if q != p {
-                pool[t] += s.hands[q][t] as u32;
+                pool[t] += s.hand(q)[t] as u32;
             }
         }
     }
@@ -177,22 +245,22 @@ pub fn resample(s: &CarcassonneState, p: usize, rng: &mut Rng) -> CarcassonneSta
             continue;
         }
         let size = s.hand_size(q);
-        out.hands[q] = [0; T];
+        out.hand_mut(q).fill(0);
         for _ in 0..size {
             let total: u32 = pool.iter().sum();
             let r = rng.below(total as u64) as u32;
             let mut run = 0;
-            for t in 0..LAND {
+            for t in 0..nt {
                 run += pool[t];
                 if run > r {
                     pool[t] -= 1;
-                    out.hands[q][t] += 1;
+                    out.hand_mut(q)[t] += 1;
                     break;
                 }
             }
         }
     }
-    for t in 0..LAND {
+    for t in (0..nt).filter(|&t| is_land(t)) {
         out.pile[t] = pool[t] as u8;
     }
     out

@@ -1,9 +1,11 @@
-//! Canonical JSON (docs/rules/carcassonne.md §9). The reader rebuilds the state from the snapshot (the board
-//! is replayed placement by placement, which checks each entry's legality and rebuilds the features), and
-//! refuses every case §9 lists.
+//! Canonical JSON (docs/rules/carcassonne.md §9, §11.7). The reader rebuilds the state from the snapshot (the
+//! board is replayed placement by placement, which checks each entry's legality and rebuilds the features),
+//! and refuses every case §9 and §11.7 list.
 
-use super::state::{CarcassonneState, Phase, FOLLOWERS};
-use super::tiles::{tile, LAND, NONE, T};
+use super::state::{
+    fig_k, fig_kind, fig_seat, CarcassonneState, Phase, BUILDER, FOLLOWER, FOLLOWERS, LARGE, PIG,
+};
+use super::tiles::{is_land, CLOISTER, FCITY, FFIELD, FROAD, LAND, NONE, T, TMAX};
 use super::{Config, ID};
 use crate::error::{invalid, Result};
 use crate::json::Fields;
@@ -29,52 +31,84 @@ const KEYS: [&str; 15] = [
     "version",
 ];
 
+/// The keys of the expansions (§11.7), present exactly when the expansion is enabled.
+const IC_KEYS: [&str; 2] = ["large", "large_supply"];
+const TB_KEYS: [&str; 7] = [
+    "again",
+    "bonus",
+    "builder_supply",
+    "builders",
+    "goods",
+    "pig_supply",
+    "pigs",
+];
+
+/// `[[slot, k, seat], ...]` of the figures of `kind`, by slot.
+fn figures(s: &CarcassonneState, kind: u8) -> Vec<Value> {
+    s.board
+        .slots
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.figure != NONE && fig_kind(p.figure) == kind)
+        .map(|(i, p)| json!([i, fig_k(p.figure), fig_seat(p.figure)]))
+        .collect()
+}
+
 pub fn serialize(s: &CarcassonneState, history: &[u32]) -> String {
     let n = s.n();
+    let nt = s.cfg.nt;
     let board: Vec<Value> = s
         .board
         .slots
         .iter()
         .map(|p| json!([p.typ, p.x, p.y, p.rot]))
         .collect();
-    let followers: Vec<Value> = (0..s.board.slots.len())
-        .filter(|&i| s.board.slots[i].follower != NONE)
-        .map(|i| {
-            json!([
-                i,
-                s.board.slots[i].follower / 8,
-                s.board.slots[i].follower % 8
-            ])
-        })
-        .collect();
-    let hands: Vec<Value> = (0..n).map(|q| json!(s.hands[q].to_vec())).collect();
-    let v = json!({
+    let hands: Vec<Value> = (0..n).map(|q| json!(s.hand(q))).collect();
+    let mut v = json!({
         "board": board,
         "current": s.current,
-        "followers": followers,
+        "followers": figures(s, FOLLOWER),
         "game": ID,
         "hands": hands,
         "history": history,
         "params": params_to_json(&s.cfg.params),
         "phase": s.phase.name(),
-        "pile": s.pile.to_vec(),
+        "pile": s.pile[..nt].to_vec(),
         "scores": s.scores[..n].to_vec(),
-        "set_aside": s.set_aside.to_vec(),
+        "set_aside": s.set_aside[..nt].to_vec(),
         "supply": s.supply[..n].to_vec(),
         "tile": if s.tile == NONE { -1 } else { s.tile as i64 },
         "to_draw": s.to_draw,
         "version": VERSION,
     });
+    let o = v.as_object_mut().expect("an object");
+    if s.cfg.ic {
+        o.insert("large".into(), json!(figures(s, LARGE)));
+        o.insert("large_supply".into(), json!(s.large_supply[..n].to_vec()));
+    }
+    if s.cfg.tb {
+        o.insert("builders".into(), json!(figures(s, BUILDER)));
+        o.insert("pigs".into(), json!(figures(s, PIG)));
+        o.insert(
+            "builder_supply".into(),
+            json!(s.builder_supply[..n].to_vec()),
+        );
+        o.insert("pig_supply".into(), json!(s.pig_supply[..n].to_vec()));
+        let goods: Vec<Value> = (0..n).map(|q| json!(s.goods[q].to_vec())).collect();
+        o.insert("goods".into(), json!(goods));
+        o.insert("bonus".into(), json!(s.bonus));
+        o.insert("again".into(), json!(s.again));
+    }
     v.to_string()
 }
 
 const PREFIX: &str = "carcassonne: ";
 
-/// The counts at `key` (or the list `v` at `sub`): one per tile type, each in 0..=255.
-fn counts(o: &Fields, sub: &str, v: &Value) -> Result<[u8; T]> {
-    let list = o.list_at(sub, v, T..=T)?;
-    let mut out = [0u8; T];
-    for t in 0..T {
+/// The counts at `key` (or the list `v` at `sub`): one per tile type of the game, each in 0..=255.
+fn counts(o: &Fields, nt: usize, sub: &str, v: &Value) -> Result<[u8; TMAX]> {
+    let list = o.list_at(sub, v, nt..=nt)?;
+    let mut out = [0u8; TMAX];
+    for t in 0..nt {
         out[t] = o.int_at(&format!("{sub}[{t}]"), &list[t], 0, 255)? as u8;
     }
     Ok(out)
@@ -85,9 +119,17 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         Ok(v) => v,
         Err(e) => return invalid(format!("{PREFIX}bad JSON: {e}")),
     };
-    let m = Fields::new(&v, PREFIX, "", &KEYS)?;
+    let mut keys: Vec<&str> = KEYS.to_vec();
+    if cfg.ic {
+        keys.extend(IC_KEYS);
+    }
+    if cfg.tb {
+        keys.extend(TB_KEYS);
+    }
+    let m = Fields::new(&v, PREFIX, "", &keys)?;
     m.envelope(ID, VERSION, &params_to_json(&cfg.params))?;
     let n = cfg.players;
+    let nt = cfg.nt;
     let nact = cfg.num_actions() as i64;
     let history: Vec<u32> = m
         .ints("history", .., 0, nact - 1)?
@@ -102,7 +144,7 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
     for (i, e) in board.iter().enumerate() {
         let at = format!("board[{i}]");
         let e = m.list_at(&at, e, 4..=4)?;
-        let t = m.int_at(&format!("{at}[0]"), &e[0], 0, T as i64 - 1)? as u8;
+        let t = m.int_at(&format!("{at}[0]"), &e[0], 0, nt as i64 - 1)? as u8;
         let x = m.int_at(&format!("{at}[1]"), &e[1], -big_r, big_r)?;
         let y = m.int_at(&format!("{at}[2]"), &e[2], -big_r, big_r)?;
         let r = m.int_at(&format!("{at}[3]"), &e[3], 0, 3)? as u8;
@@ -143,74 +185,119 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
             let p = s.board.slots[slot];
             return (p.x as i32 - lx).abs() <= 1 && (p.y as i32 - ly).abs() <= 1;
         }
-        let n = tile(s.board.slots[last].typ).features.len();
+        let n = s.tt(s.board.slots[last].typ).features.len();
         (0..n).any(|k| s.segs.root(s.seg(last, k)) == root)
     };
 
-    // Followers.
-    let fl = m.list("followers", ..)?;
-    let mut per_seat = [0u32; 5];
-    let mut prev: i64 = -1;
-    for (i, f) in fl.iter().enumerate() {
-        let at = format!("followers[{i}]");
-        let f = m.list_at(&at, f, 3..=3)?;
-        let slot = m.int_at(&format!("{at}[0]"), &f[0], 0, slots as i64 - 1)?;
-        if slot <= prev {
-            return invalid(format!("{ID}: follower slots must be ascending"));
-        }
-        prev = slot;
-        let slot = slot as usize;
-        let tt = tile(s.board.slots[slot].typ);
-        let features = tt.features.len() as i64;
-        let k = m.int_at(&format!("{at}[1]"), &f[1], 0, features - 1)? as usize;
-        let seat = m.int_at(&format!("{at}[2]"), &f[2], 0, n as i64 - 1)? as usize;
-        let root = s.segs.root(s.seg(slot, k));
-        let kind = tt.features[k].kind;
-        let complete = match kind {
-            super::tiles::CLOISTER => s.board.slots[slot].nb8 == 8,
-            super::tiles::FFIELD => false,
-            _ => s.segs.segs[root].open == 0,
+    // Figures: the followers, the large followers, then the builders and pigs (which need a follower of
+    // their seat in their feature), each list by slot; one figure a tile over all four lists.
+    let lists: &[(&str, &str, u8, u8)] = &[
+        ("followers", "supply", FOLLOWER, FOLLOWERS),
+        ("large", "large_supply", LARGE, 1),
+        ("builders", "builder_supply", BUILDER, 1),
+        ("pigs", "pig_supply", PIG, 1),
+    ];
+    for &(key, supply_key, fig, most) in lists {
+        let on = match fig {
+            FOLLOWER => true,
+            LARGE => cfg.ic,
+            _ => cfg.tb,
         };
-        if complete && !just_completed(&s, slot, root, kind == super::tiles::CLOISTER) {
-            return invalid(format!(
-                "{ID}: a follower on a completed feature (slot {slot})"
-            ));
+        if !on {
+            continue;
         }
-        per_seat[seat] += 1;
-        if per_seat[seat] > FOLLOWERS as u32 {
-            return invalid(format!("{ID}: seat {seat} has more than 7 followers"));
+        let fl = m.list(key, ..)?;
+        let mut per_seat = [0u32; super::state::MAX_PLAYERS];
+        let mut prev: i64 = -1;
+        for (i, f) in fl.iter().enumerate() {
+            let at = format!("{key}[{i}]");
+            let f = m.list_at(&at, f, 3..=3)?;
+            let slot = m.int_at(&format!("{at}[0]"), &f[0], 0, slots as i64 - 1)?;
+            if slot <= prev {
+                return invalid(format!("{ID}: {key} slots must be ascending"));
+            }
+            prev = slot;
+            let slot = slot as usize;
+            let tt = s.tt(s.board.slots[slot].typ);
+            let features = tt.features.len() as i64;
+            let k = m.int_at(&format!("{at}[1]"), &f[1], 0, features - 1)? as usize;
+            let seat = m.int_at(&format!("{at}[2]"), &f[2], 0, n as i64 - 1)? as usize;
+            if s.board.slots[slot].figure != NONE {
+                return invalid(format!("{ID}: slot {slot} holds two figures"));
+            }
+            let root = s.segs.root(s.seg(slot, k));
+            let kind = tt.features[k].kind;
+            let fits = match fig {
+                BUILDER => kind == FCITY || kind == FROAD,
+                PIG => kind == FFIELD,
+                _ => true,
+            };
+            if !fits {
+                return invalid(format!(
+                    "{ID}: {key}[{i}] is on a feature of the wrong kind"
+                ));
+            }
+            let complete = match kind {
+                CLOISTER => s.board.slots[slot].nb8 == 8,
+                FFIELD => false,
+                _ => s.segs.segs[root].open == 0,
+            };
+            if complete && !just_completed(&s, slot, root, kind == CLOISTER) {
+                return invalid(format!(
+                    "{ID}: a figure on a completed feature (slot {slot})"
+                ));
+            }
+            if fig >= BUILDER && !s.holds_follower_of(root, seat) {
+                return invalid(format!(
+                    "{ID}: {key}[{i}] has no follower of its seat in its feature"
+                ));
+            }
+            per_seat[seat] += 1;
+            if per_seat[seat] > most as u32 {
+                return invalid(format!("{ID}: seat {seat} has too many {key}"));
+            }
+            s.set_figure(slot, k, seat, fig);
         }
-        s.set_follower(slot, k, seat);
-    }
-    let supply = m.ints("supply", n..=n, 0, 7)?;
-    for q in 0..n {
-        let v = supply[q];
-        if v != FOLLOWERS as i64 - per_seat[q] as i64 {
-            return invalid(format!(
-                "{ID}: supply of seat {q} does not match its followers"
-            ));
+        let supply = m.ints(supply_key, n..=n, 0, most as i64)?;
+        for q in 0..n {
+            let v = supply[q];
+            if v != most as i64 - per_seat[q] as i64 {
+                return invalid(format!(
+                    "{ID}: {supply_key} of seat {q} does not match its figures"
+                ));
+            }
+            let to = match fig {
+                FOLLOWER => &mut s.supply[q],
+                LARGE => &mut s.large_supply[q],
+                BUILDER => &mut s.builder_supply[q],
+                _ => &mut s.pig_supply[q],
+            };
+            *to = v as u8;
         }
-        s.supply[q] = v as u8;
     }
 
     // Counts.
-    s.pile = counts(&m, "pile", m.get("pile"))?;
-    s.set_aside = counts(&m, "set_aside", m.get("set_aside"))?;
+    s.pile = counts(&m, nt, "pile", m.get("pile"))?;
+    s.set_aside = counts(&m, nt, "set_aside", m.get("set_aside"))?;
     let hands = m.list("hands", n..=n)?;
     for q in 0..n {
-        s.hands[q] = counts(&m, &format!("hands[{q}]"), &hands[q])?;
-        if !cfg.strategic && s.hands[q].iter().any(|&c| c > 0) {
-            return invalid(format!("{ID}: hands without the strategic variant"));
+        let hand = counts(&m, nt, &format!("hands[{q}]"), &hands[q])?;
+        if !cfg.strategic {
+            if hand.iter().any(|&c| c > 0) {
+                return invalid(format!("{ID}: hands without the strategic variant"));
+            }
+            continue;
         }
-        if s.hands[q][LAND..].iter().any(|&c| c > 0) {
+        if hand[LAND..T].iter().any(|&c| c > 0) {
             return invalid(format!("{ID}: a river tile in a hand"));
         }
+        s.hand_mut(q).copy_from_slice(&hand[..nt]);
     }
     let scores = m.ints("scores", n..=n, 0, 100_000)?;
     for q in 0..n {
         s.scores[q] = scores[q] as u32;
     }
-    let tile_v = m.int("tile", -1, T as i64 - 1)?;
+    let tile_v = m.int("tile", -1, nt as i64 - 1)?;
     s.phase = phase;
     s.current = m.int("current", 0, n as i64 - 1)? as u8;
     let to_draw = m.int("to_draw", 0, 4)?;
@@ -218,10 +305,10 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         return invalid(format!("{ID}: to_draw without the strategic variant"));
     }
     s.to_draw = to_draw as u8;
-    for t in 0..T {
+    for t in 0..nt {
         let mut c = s.board.slots.iter().filter(|p| p.typ as usize == t).count() as u32;
         c += s.pile[t] as u32 + s.set_aside[t] as u32;
-        c += (0..n).map(|q| s.hands[q][t] as u32).sum::<u32>();
+        c += (0..n).map(|q| s.hand(q)[t] as u32).sum::<u32>();
         c += (tile_v == t as i64) as u32;
         if c != cfg.total[t] as u32 {
             return invalid(format!("{ID}: the copies of tile type {t} do not add up"));
@@ -236,7 +323,7 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
             if !s.placeable(t) {
                 return invalid(format!("{ID}: the tile to place has no legal placement"));
             }
-            if (t as usize) < LAND && s.river_left() {
+            if is_land(t as usize) && s.river_left() {
                 return invalid(format!("{ID}: a land tile while river tiles remain"));
             }
             s.tile = t;
@@ -264,7 +351,9 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
                     "{ID}: phase select outside the strategic variant or with an empty hand"
                 ));
             }
-            if (0..LAND).any(|t| s.hands[q][t] > 0 && !s.placeable(t as u8)) {
+            if s.land_types()
+                .any(|t| s.hand(q)[t] > 0 && !s.placeable(t as u8))
+            {
                 return invalid(format!(
                     "{ID}: phase select with an unplaceable tile in the hand"
                 ));
@@ -279,6 +368,41 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
             if s.pile_total() > 0 || (0..n).any(|q| s.hand_size(q) > 0) {
                 return invalid(format!("{ID}: phase over with tiles left"));
             }
+        }
+    }
+    if cfg.tb {
+        // Goods (§11.7): per kind, no more tokens over all seats than symbols on the board.
+        let mut symbols = [0u32; 3];
+        for p in &s.board.slots {
+            for f in &s.tt(p.typ).features {
+                if f.goods > 0 {
+                    symbols[f.goods as usize - 1] += 1;
+                }
+            }
+        }
+        let goods = m.list("goods", n..=n)?;
+        let mut held = [0u32; 3];
+        for q in 0..n {
+            let at = format!("goods[{q}]");
+            let g = m.list_at(&at, &goods[q], 3..=3)?;
+            for k in 0..3 {
+                let v = m.int_at(&format!("{at}[{k}]"), &g[k], 0, 255)?;
+                s.goods[q][k] = v as u8;
+                held[k] += v as u32;
+            }
+        }
+        if (0..3).any(|k| held[k] > symbols[k]) {
+            return invalid(format!(
+                "{ID}: more goods tokens than goods symbols on the board"
+            ));
+        }
+        s.bonus = m.bool("bonus")?;
+        s.again = m.bool("again")?;
+        if s.again && (phase != Phase::Follower || s.bonus) {
+            return invalid(format!("{ID}: again outside phase follower or with bonus"));
+        }
+        if s.bonus && matches!(phase, Phase::Deal | Phase::Over) {
+            return invalid(format!("{ID}: bonus in phase {}", phase.name()));
         }
     }
     Ok((s, history))

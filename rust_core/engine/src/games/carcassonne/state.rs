@@ -1,14 +1,48 @@
-//! The rules (docs/rules/carcassonne.md §4-§6): phases, placements, followers and scoring.
+//! The rules (docs/rules/carcassonne.md §4-§6, §11): phases, placements, figures and scoring.
 
 use super::board::{Board, DX, DY};
 use super::features::Segs;
 use super::tiles::{
-    self, tile, TileType, CLOISTER, FCITY, FFIELD, FROAD, K, LAKE, LAND, NONE, RIVER, T,
+    self, is_land, TileType, CLOISTER, FCITY, FFIELD, FROAD, K, LAKE, LAND, NONE, RIVER, T, TMAX,
 };
 use super::Config;
 
-pub const MAX_PLAYERS: usize = 5;
+pub const MAX_PLAYERS: usize = 6;
 pub const FOLLOWERS: u8 = 7;
+
+/// Figure kinds (§11.1), the top two bits of `Placed::figure`.
+pub const FOLLOWER: u8 = 0;
+pub const LARGE: u8 = 1;
+pub const BUILDER: u8 = 2;
+pub const PIG: u8 = 3;
+pub const FIGURE_NAMES: [&str; 4] = ["follower", "large", "builder", "pig"];
+
+/// The figure byte of a figure of `kind` on feature k of a tile, owned by `seat`.
+#[inline]
+pub fn figure(kind: u8, k: usize, seat: usize) -> u8 {
+    kind << 6 | (k as u8) << 3 | seat as u8
+}
+#[inline]
+pub fn fig_kind(f: u8) -> u8 {
+    f >> 6
+}
+#[inline]
+pub fn fig_k(f: u8) -> u8 {
+    (f >> 3) & 7
+}
+#[inline]
+pub fn fig_seat(f: u8) -> usize {
+    (f & 7) as usize
+}
+/// What a figure counts in a majority: a follower 1, the large follower 2 (§11.1), builders and pigs 0.
+#[inline]
+pub fn fig_weight(f: u8) -> u8 {
+    match fig_kind(f) {
+        FOLLOWER => 1,
+        LARGE => 2,
+        _ => 0,
+    }
+}
 pub const RIGHT: u8 = 1;
 pub const LEFT: u8 = 2;
 const N8: [(i32, i32); 8] = [
@@ -61,11 +95,27 @@ impl CurrentPile {
     #[inline]
     pub fn contains(self, t: usize) -> bool {
         match self {
-            CurrentPile::Land => t < LAND,
-            CurrentPile::River => t >= LAND && t != LAKE as usize,
+            CurrentPile::Land => is_land(t),
+            CurrentPile::River => !is_land(t) && t != LAKE as usize,
             CurrentPile::Lake => t == LAKE as usize,
         }
     }
+}
+
+/// What scoring reads of a component, found by walking its members (§6.1, §11).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Census {
+    /// Per seat, its followers, the large follower counting 2.
+    pub counts: [u8; MAX_PLAYERS],
+    /// Distinct tiles, and segments with a pennant.
+    pub tiles: u32,
+    pub pennants: u32,
+    pub inn: bool,
+    pub cathedral: bool,
+    /// Segments with each goods symbol (wine, grain, cloth).
+    pub goods: [u8; 3],
+    /// The seats with their pig on the component (bit s).
+    pub pigs: u8,
 }
 
 #[derive(Clone, Debug)]
@@ -80,11 +130,23 @@ pub struct CarcassonneState {
     pub last_turn: u8,
     /// The river's open end: the cell in front of it and the direction from the last river tile to it.
     pub river_end: Option<(i32, i32, u8)>,
-    pub pile: [u8; T],
-    pub set_aside: [u8; T],
-    pub hands: [[u8; T]; MAX_PLAYERS],
+    /// Per type (the game's `cfg.nt` first entries; the rest stay 0).
+    pub pile: [u8; TMAX],
+    pub set_aside: [u8; TMAX],
+    /// Strategic: each seat's hand, `nt` counts a seat (seat q's at `q * nt..`; see `hand`); empty without
+    /// the strategic variant, so that the other games' clones copy no hands.
+    pub hands: Vec<u8>,
     pub scores: [u32; MAX_PLAYERS],
+    /// Followers in supply; with the expansions the large follower, the builder and the pig (0 or 1 each).
     pub supply: [u8; MAX_PLAYERS],
+    pub large_supply: [u8; MAX_PLAYERS],
+    pub builder_supply: [u8; MAX_PLAYERS],
+    pub pig_supply: [u8; MAX_PLAYERS],
+    /// Goods tokens per seat: wine, grain, cloth (T&B).
+    pub goods: [[u8; 3]; MAX_PLAYERS],
+    /// The current turn is a builder's second tile; a second tile follows this turn (§11.3).
+    pub bonus: bool,
+    pub again: bool,
     pub board: Board,
     pub segs: Segs,
     /// The slots of the 8 cells around the last placed tile (order of N8), u16::MAX where empty: what
@@ -108,6 +170,12 @@ impl PartialEq for CarcassonneState {
             && self.hands == o.hands
             && self.scores == o.scores
             && self.supply == o.supply
+            && self.large_supply == o.large_supply
+            && self.builder_supply == o.builder_supply
+            && self.pig_supply == o.pig_supply
+            && self.goods == o.goods
+            && self.bonus == o.bonus
+            && self.again == o.again
             && self.board.slots == o.board.slots
     }
 }
@@ -126,16 +194,29 @@ impl CarcassonneState {
             last_turn: 0,
             river_end: None,
             pile: cfg.pile,
-            set_aside: [0; T],
-            hands: [[0; T]; MAX_PLAYERS],
+            set_aside: [0; TMAX],
+            hands: if cfg.strategic {
+                vec![0; cfg.players * cfg.nt]
+            } else {
+                Vec::new()
+            },
             scores: [0; MAX_PLAYERS],
             supply: [0; MAX_PLAYERS],
+            large_supply: [0; MAX_PLAYERS],
+            builder_supply: [0; MAX_PLAYERS],
+            pig_supply: [0; MAX_PLAYERS],
+            goods: [[0; 3]; MAX_PLAYERS],
+            bonus: false,
+            again: false,
             board: Board::new(cfg.r),
             segs: Segs::with_capacity(cfg.r as usize + 1),
             last_nb: [u16::MAX; 8],
         };
         for p in 0..cfg.players {
             s.supply[p] = FOLLOWERS;
+            s.large_supply[p] = cfg.ic as u8;
+            s.builder_supply[p] = cfg.tb as u8;
+            s.pig_supply[p] = cfg.tb as u8;
         }
         s.put(cfg.start, 0, 0, 0);
         s
@@ -156,17 +237,48 @@ impl CarcassonneState {
         self.cfg.players
     }
 
+    /// The game's tile type t.
+    #[inline(always)]
+    pub fn tt(&self, t: u8) -> &'static TileType {
+        self.cfg.tile(t)
+    }
+
+    /// The land type ids of the game in ascending order: the base letters, then the expansions' types.
+    #[inline]
+    pub fn land_types(&self) -> impl Iterator<Item = usize> + Clone {
+        (0..LAND).chain(T..self.cfg.nt)
+    }
+
+    // The pile's entries from `nt` on are always 0: the sums run over fixed ranges, which compile to a few
+    // vector additions.
     pub fn land_left(&self) -> u32 {
-        self.pile[..LAND].iter().map(|&c| c as u32).sum()
+        self.pile_total() - self.pile[LAND..T].iter().map(|&c| c as u32).sum::<u32>()
     }
     pub fn river_left(&self) -> bool {
-        self.pile[LAND..].iter().any(|&c| c > 0)
+        self.pile[LAND..T].iter().any(|&c| c > 0)
     }
     pub fn pile_total(&self) -> u32 {
         self.pile.iter().map(|&c| c as u32).sum()
     }
+    /// Seat q's hand: a count per type (all zero without the strategic variant).
+    #[inline]
+    pub fn hand(&self, q: usize) -> &[u8] {
+        static NO_HAND: [u8; TMAX] = [0; TMAX];
+        let nt = self.cfg.nt;
+        if self.hands.is_empty() {
+            &NO_HAND[..nt]
+        } else {
+            &self.hands[q * nt..(q + 1) * nt]
+        }
+    }
+    /// Seat q's hand, to change (strategic only).
+    #[inline]
+    pub fn hand_mut(&mut self, q: usize) -> &mut [u8] {
+        let nt = self.cfg.nt;
+        &mut self.hands[q * nt..(q + 1) * nt]
+    }
     pub fn hand_size(&self, s: usize) -> u32 {
-        self.hands[s].iter().map(|&c| c as u32).sum()
+        self.hand(s).iter().map(|&c| c as u32).sum()
     }
     fn hands_empty(&self) -> bool {
         (0..self.n()).all(|s| self.hand_size(s) == 0)
@@ -189,23 +301,32 @@ impl CarcassonneState {
         }
     }
 
-    /// The types drawable now, with their counts (ascending by type).
+    /// The types drawable now with their counts, in ascending order, each given to `f`: plain loops over
+    /// the base letters and then the expansions' land types (an iterator chain cost the playout 4%).
     #[inline]
-    pub fn drawable(&self) -> impl Iterator<Item = (usize, u8)> + '_ {
-        let cp = self.current_pile();
-        let range = match cp {
-            CurrentPile::Land => 0..LAND,
-            CurrentPile::River => LAND..T,
-            CurrentPile::Lake => LAKE as usize..LAKE as usize + 1,
+    pub fn each_drawable(&self, mut f: impl FnMut(usize, u8)) {
+        let pile = &self.pile;
+        let mut run = |lo: usize, hi: usize, skip: usize| {
+            for t in lo..hi {
+                if pile[t] > 0 && t != skip {
+                    f(t, pile[t])
+                }
+            }
         };
-        let river = cp == CurrentPile::River;
-        range
-            .filter(move |&t| self.pile[t] > 0 && !(river && t == LAKE as usize))
-            .map(|t| (t, self.pile[t]))
+        match self.current_pile() {
+            CurrentPile::Land => {
+                run(0, LAND, usize::MAX);
+                run(T, self.cfg.nt, usize::MAX);
+            }
+            CurrentPile::River => run(LAND, T, LAKE as usize),
+            CurrentPile::Lake => run(LAKE as usize, LAKE as usize + 1, usize::MAX),
+        }
     }
 
     pub fn current_pile_empty(&self) -> bool {
-        self.drawable().next().is_none()
+        let mut empty = true;
+        self.each_drawable(|_, _| empty = false);
+        empty
     }
 
     // ----- placements -----
@@ -244,7 +365,7 @@ impl CarcassonneState {
 
     /// Every legal placement of type t as action ids in ascending order, appended to `out`.
     pub fn placements(&self, t: u8, out: &mut Vec<u32>) {
-        let tt = tile(t);
+        let tt = self.tt(t);
         if tt.is_river() {
             if let Some((cell, bits)) = self.river_fits(tt) {
                 for r in 0..4 {
@@ -283,7 +404,7 @@ impl CarcassonneState {
     }
 
     pub fn placeable(&self, t: u8) -> bool {
-        let tt = tile(t);
+        let tt = self.tt(t);
         if tt.is_river() {
             return self.river_fits(tt).is_some_and(|(_, bits)| bits != 0);
         }
@@ -296,7 +417,7 @@ impl CarcassonneState {
         let Some(o) = self.board.open_at(x, y) else {
             return false;
         };
-        let tt = tile(t);
+        let tt = self.tt(t);
         if !Board::fits(&self.board.open[o], tt, r) {
             return false;
         }
@@ -314,7 +435,7 @@ impl CarcassonneState {
 
     /// Put a tile on the board and join its features (no scoring); returns its slot.
     pub fn put(&mut self, t: u8, r: u8, x: i32, y: i32) -> usize {
-        let tt = tile(t);
+        let tt = self.tt(t);
         let base = self.segs.add_slot(
             self.board.slots.len(),
             tt.features.iter().map(|f| match f.kind {
@@ -322,7 +443,7 @@ impl CarcassonneState {
                 _ => 0,
             }),
         );
-        let (slot, nb) = self.board.place(t, r, x, y, base);
+        let (slot, nb) = self.board.place(tt, t, r, x, y, base);
         let ru = r as usize;
         for (i, (dx, dy)) in N8.into_iter().enumerate() {
             self.last_nb[i] = u16::MAX;
@@ -335,7 +456,7 @@ impl CarcassonneState {
         for d in 0..4 {
             let Some(n) = nb[d] else { continue };
             let p = self.board.slots[n];
-            let nt = tile(p.typ);
+            let nt = self.tt(p.typ);
             let nr = p.rot as usize;
             let back = (d + 2) % 4;
             let letter = tt.edge(ru, d);
@@ -381,7 +502,7 @@ impl CarcassonneState {
         slot
     }
 
-    // ----- followers -----
+    // ----- figures -----
 
     /// The segment of feature k of the tile in `slot`.
     #[inline]
@@ -393,102 +514,234 @@ impl CarcassonneState {
         self.board.slots.len() - 1
     }
 
-    /// The number of features of the last tile a follower may go on now (0 if none may), checked once for a
-    /// pass over the features.
-    fn follower_candidates(&self) -> usize {
-        let seat = self.current as usize;
+    /// In phase `follower`, the number of features of the last tile a figure may go on (0 when none may:
+    /// only the first tile is on the board, or the tile already holds a figure), checked once for a pass
+    /// over the features.
+    fn step_features(&self) -> usize {
         let slot = self.last_slot();
         if self.phase != Phase::Follower
             || slot == 0 && self.board.slots.len() == 1
-            || self.supply[seat] == 0
-            || self.board.slots[slot].follower != NONE
+            || self.board.slots[slot].figure != NONE
         {
             return 0;
         }
-        tile(self.board.slots[slot].typ).features.len()
+        self.tt(self.board.slots[slot].typ).features.len()
     }
 
-    /// Whether feature k of the last tile, below `follower_candidates`, has no follower yet.
+    /// Whether feature k of the last tile, below `step_features`, has no follower yet.
     #[inline]
     fn feature_free(&self, k: usize) -> bool {
         let root = self.segs.root(self.seg(self.last_slot(), k));
         self.segs.segs[root].nfol == 0
     }
 
+    /// Whether the component of root `root` holds a follower (normal or large) of `seat`.
+    pub fn holds_follower_of(&self, root: usize, seat: usize) -> bool {
+        self.segs.segs[root].nfol > 0
+            && self.segs.members(root).any(|m| {
+                let sg = self.segs.segs[m];
+                let f = self.board.slots[sg.slot as usize].figure;
+                f != NONE && fig_k(f) == sg.k && fig_weight(f) > 0 && fig_seat(f) == seat
+            })
+    }
+
+    /// Whether a figure of `kind` may go on feature k of the last tile now (§4.1 step 3, §11.4).
+    pub fn figure_legal(&self, kind: u8, k: usize) -> bool {
+        let seat = self.current as usize;
+        let in_supply = match kind {
+            FOLLOWER => self.supply[seat] > 0,
+            LARGE => self.cfg.ic && self.large_supply[seat] > 0,
+            BUILDER => self.cfg.tb && self.builder_supply[seat] > 0,
+            _ => self.cfg.tb && self.pig_supply[seat] > 0,
+        };
+        if !in_supply || k >= self.step_features() {
+            return false;
+        }
+        if kind <= LARGE {
+            return self.feature_free(k);
+        }
+        let slot = self.last_slot();
+        let fk = self.tt(self.board.slots[slot].typ).features[k].kind;
+        let fits = if kind == BUILDER {
+            fk == FCITY || fk == FROAD
+        } else {
+            fk == FFIELD
+        };
+        fits && self.holds_follower_of(self.segs.root(self.seg(slot, k)), seat)
+    }
+
     pub fn follower_legal(&self, k: usize) -> bool {
-        k < self.follower_candidates() && self.feature_free(k)
+        self.figure_legal(FOLLOWER, k)
+    }
+
+    /// The figure kind and feature of a follower-step id above `no follower` (§7, §11.5), if it is one.
+    pub fn figure_action(&self, a: u32) -> Option<(u8, usize)> {
+        let p = self.cfg.p();
+        if a > p && a <= p + K as u32 {
+            return Some((FOLLOWER, (a - p - 1) as usize));
+        }
+        let b = self.cfg.base_actions();
+        if a < b {
+            return None;
+        }
+        let mut off = a - b;
+        if self.cfg.ic {
+            if off < K as u32 {
+                return Some((LARGE, off as usize));
+            }
+            off -= K as u32;
+        }
+        if self.cfg.tb && off < 2 * K as u32 {
+            let kind = if off < K as u32 { BUILDER } else { PIG };
+            return Some((kind, (off % K as u32) as usize));
+        }
+        None
+    }
+
+    /// The id of a figure of `kind` on feature k.
+    pub fn figure_id(&self, kind: u8, k: usize) -> u32 {
+        let k = k as u32;
+        match kind {
+            FOLLOWER => self.cfg.p() + 1 + k,
+            LARGE => self.cfg.base_actions() + k,
+            BUILDER => self.cfg.builder_base() + k,
+            _ => self.cfg.builder_base() + K as u32 + k,
+        }
+    }
+
+    /// Put a figure of `kind` on feature k of the tile in `slot` (the caller checked it may go there).
+    pub fn set_figure(&mut self, slot: usize, k: usize, seat: usize, kind: u8) {
+        let f = figure(kind, k, seat);
+        self.board.slots[slot].figure = f;
+        let supply = match kind {
+            FOLLOWER => &mut self.supply[seat],
+            LARGE => &mut self.large_supply[seat],
+            BUILDER => &mut self.builder_supply[seat],
+            _ => &mut self.pig_supply[seat],
+        };
+        *supply = supply.saturating_sub(1);
+        if fig_weight(f) > 0 {
+            let root = self.segs.find(self.seg(slot, k));
+            self.segs.segs[root].nfol += 1;
+        }
     }
 
     pub fn set_follower(&mut self, slot: usize, k: usize, seat: usize) {
-        self.board.slots[slot].follower = (8 * k + seat) as u8;
-        self.supply[seat] = self.supply[seat].saturating_sub(1);
-        let root = self.segs.find(self.seg(slot, k));
-        self.segs.segs[root].nfol += 1;
+        self.set_figure(slot, k, seat, FOLLOWER)
+    }
+
+    /// Whether the tile just put in `slot` joins the road or city component of `seat`'s builder (already on
+    /// the board before it): the condition of the second tile (§11.3).
+    fn joins_builder(&self, slot: usize, seat: usize) -> bool {
+        let Some(b) = (0..slot).find(|&i| {
+            let f = self.board.slots[i].figure;
+            f != NONE && fig_kind(f) == BUILDER && fig_seat(f) == seat
+        }) else {
+            return false;
+        };
+        let rb = self
+            .segs
+            .root(self.seg(b, fig_k(self.board.slots[b].figure) as usize));
+        let tt = self.tt(self.board.slots[slot].typ);
+        (0..tt.features.len()).any(|k| {
+            matches!(tt.features[k].kind, FCITY | FROAD) && self.segs.root(self.seg(slot, k)) == rb
+        })
     }
 
     // ----- scoring -----
 
     fn kind_of_seg(&self, seg: usize) -> u8 {
         let s = self.segs.segs[seg];
-        tile(self.board.slots[s.slot as usize].typ).features[s.k as usize].kind
+        self.tt(self.board.slots[s.slot as usize].typ).features[s.k as usize].kind
     }
 
-    /// Followers per seat, distinct tiles and pennants of the component of root r.
-    fn census(&self, root: usize) -> ([u8; MAX_PLAYERS], u32, u32) {
-        let mut counts = [0u8; MAX_PLAYERS];
-        let (mut tiles_n, mut pennants) = (0u32, 0u32);
+    /// Followers per seat (the large one counting 2), distinct tiles, pennants, inns, cathedrals, goods and
+    /// pigs of the component of root r.
+    fn census(&self, root: usize) -> Census {
+        let mut c = Census::default();
         for m in self.segs.members(root) {
             let sg = self.segs.segs[m];
             let slot = sg.slot as usize;
-            let tt = tile(self.board.slots[slot].typ);
+            let tt = self.tt(self.board.slots[slot].typ);
             let f = &tt.features[sg.k as usize];
-            if f.pennant {
-                pennants += 1;
+            c.pennants += f.pennant as u32;
+            c.inn |= f.inn;
+            c.cathedral |= f.cathedral;
+            if f.goods > 0 {
+                c.goods[f.goods as usize - 1] += 1;
             }
             let dup = (0..sg.k as usize).any(|k2| {
                 tt.features[k2].kind == f.kind && self.segs.root(self.seg(slot, k2)) == root
             });
             if !dup {
-                tiles_n += 1;
+                c.tiles += 1;
             }
-            let fo = self.board.slots[slot].follower;
-            if fo != NONE && fo / 8 == sg.k {
-                counts[(fo % 8) as usize] += 1;
+            let fo = self.board.slots[slot].figure;
+            if fo != NONE && fig_k(fo) == sg.k {
+                c.counts[fig_seat(fo)] += fig_weight(fo);
+                if fig_kind(fo) == PIG {
+                    c.pigs |= 1 << fig_seat(fo);
+                }
             }
         }
-        (counts, tiles_n, pennants)
+        c
+    }
+
+    /// The seats with the highest positive count (bit s).
+    fn winners(&self, counts: &[u8; MAX_PLAYERS]) -> u8 {
+        let best = *counts.iter().max().unwrap_or(&0);
+        if best == 0 {
+            return 0;
+        }
+        (0..self.n())
+            .filter(|&s| counts[s] == best)
+            .fold(0, |m, s| m | 1 << s)
     }
 
     fn award(&self, counts: &[u8; MAX_PLAYERS], points: u32, out: &mut [u32; MAX_PLAYERS]) {
-        let best = *counts.iter().max().unwrap_or(&0);
-        if best == 0 {
-            return;
-        }
+        let w = self.winners(counts);
         for s in 0..self.n() {
-            if counts[s] == best {
+            if w & (1 << s) != 0 {
                 out[s] += points;
             }
         }
     }
 
-    /// Return the followers of the component of root r to their owners.
+    /// Return a figure to its owner's supply.
+    fn give_back(&mut self, f: u8) {
+        let seat = fig_seat(f);
+        match fig_kind(f) {
+            FOLLOWER => self.supply[seat] += 1,
+            LARGE => self.large_supply[seat] += 1,
+            BUILDER => self.builder_supply[seat] += 1,
+            _ => self.pig_supply[seat] += 1,
+        }
+    }
+
+    /// Return the figures of the component of root r (followers, large followers, builders) to their owners.
     fn release(&mut self, root: usize) {
-        for m in self.segs.members(root) {
+        let mut m = root;
+        loop {
             let sg = self.segs.segs[m];
             let slot = sg.slot as usize;
-            let fo = self.board.slots[slot].follower;
-            if fo != NONE && fo / 8 == sg.k {
-                self.supply[(fo % 8) as usize] += 1;
-                self.board.slots[slot].follower = NONE;
+            let fo = self.board.slots[slot].figure;
+            if fo != NONE && fig_k(fo) == sg.k {
+                self.give_back(fo);
+                self.board.slots[slot].figure = NONE;
+            }
+            m = sg.next as usize;
+            if m == root {
+                break;
             }
         }
         self.segs.segs[root].nfol = 0;
     }
 
-    /// §4.1 step 4: score what the tile in `slot` completed.
+    /// §4.1 step 4: score what the tile in `slot` completed; with Traders & Builders the seat whose turn it
+    /// is takes the goods of every city completed (§11.3).
     pub fn score_completed(&mut self, slot: usize) {
         let p = self.board.slots[slot];
-        let tt = tile(p.typ);
+        let tt = self.tt(p.typ);
         let mut done: [usize; 8] = [usize::MAX; 8];
         for k in 0..tt.features.len() {
             let kind = tt.features[k].kind;
@@ -500,13 +753,26 @@ impl CarcassonneState {
                 continue;
             }
             done[k.min(7)] = root;
-            if self.segs.segs[root].nfol == 0 {
+            let goods = self.cfg.tb && kind == FCITY;
+            if self.segs.segs[root].nfol == 0 && !goods {
                 continue;
             }
-            let (counts, n, pen) = self.census(root);
-            let points = if kind == FCITY { 2 * n + 2 * pen } else { n };
+            let c = self.census(root);
+            if goods {
+                let seat = self.current as usize;
+                for g in 0..3 {
+                    self.goods[seat][g] += c.goods[g];
+                }
+            }
+            let points = if kind == FCITY {
+                (if c.cathedral { 3 } else { 2 }) * (c.tiles + c.pennants)
+            } else if c.inn {
+                2 * c.tiles
+            } else {
+                c.tiles
+            };
             let mut sc = self.scores;
-            self.award(&counts, points, &mut sc);
+            self.award(&c.counts, points, &mut sc);
             self.scores = sc;
             self.release(root);
         }
@@ -530,30 +796,30 @@ impl CarcassonneState {
             let Some(s) = s else {
                 continue;
             };
-            if !tile(self.board.slots[s].typ).cloister || self.board.slots[s].nb8 != 8 {
+            if !self.tt(self.board.slots[s].typ).cloister || self.board.slots[s].nb8 != 8 {
                 continue;
             }
-            let fo = self.board.slots[s].follower;
-            if fo != NONE && fo / 8 == 0 {
-                self.scores[(fo % 8) as usize] += 9;
-                self.supply[(fo % 8) as usize] += 1;
-                self.board.slots[s].follower = NONE;
+            let fo = self.board.slots[s].figure;
+            if fo != NONE && fig_k(fo) == 0 && fig_weight(fo) > 0 {
+                self.scores[fig_seat(fo)] += 9;
+                self.give_back(fo);
+                self.board.slots[s].figure = NONE;
                 let seg = self.seg(s, 0);
                 self.segs.segs[seg].nfol = 0;
             }
         }
     }
 
-    /// The points the end of the game would add now (§6.2), per seat.
+    /// The points the end of the game would add now (§6.2, §11), per seat.
     pub fn end_points(&self) -> [u32; MAX_PLAYERS] {
         let mut out = [0u32; MAX_PLAYERS];
         let mut seen: Vec<usize> = Vec::new();
         for slot in 0..self.board.slots.len() {
-            let fo = self.board.slots[slot].follower;
-            if fo == NONE {
+            let fo = self.board.slots[slot].figure;
+            if fo == NONE || fig_weight(fo) == 0 {
                 continue;
             }
-            let k = (fo / 8) as usize;
+            let k = fig_k(fo) as usize;
             let root = self.segs.root(self.seg(slot, k));
             if seen.contains(&root) {
                 continue;
@@ -561,35 +827,61 @@ impl CarcassonneState {
             seen.push(root);
             match self.kind_of_seg(root) {
                 CLOISTER if self.board.slots[slot].nb8 < 8 => {
-                    out[(fo % 8) as usize] += 1 + self.board.slots[slot].nb8 as u32;
+                    out[fig_seat(fo)] += 1 + self.board.slots[slot].nb8 as u32;
                 }
                 FCITY | FROAD => {
                     if self.segs.segs[root].open == 0 {
                         continue;
                     }
-                    let (counts, n, pen) = self.census(root);
+                    let c = self.census(root);
                     let city = self.kind_of_seg(root) == FCITY;
-                    self.award(&counts, if city { n + pen } else { n }, &mut out);
+                    // An incomplete city with a cathedral, or road with an inn, scores nothing (§11.2).
+                    let points = match (city, c.cathedral, c.inn) {
+                        (true, true, _) | (false, _, true) => 0,
+                        (true, false, _) => c.tiles + c.pennants,
+                        (false, _, false) => c.tiles,
+                    };
+                    self.award(&c.counts, points, &mut out);
                 }
                 FFIELD => {
-                    let (counts, _, _) = self.census(root);
+                    let c = self.census(root);
                     let mut cities: Vec<usize> = Vec::new();
                     for m in self.segs.members(root) {
                         let sg = self.segs.segs[m];
                         let slot = sg.slot as usize;
-                        let f = &tile(self.board.slots[slot].typ).features[sg.k as usize];
-                        for c in 0..K {
-                            if f.cities & (1 << c) != 0 {
-                                let rc = self.segs.root(self.seg(slot, c));
+                        let f = &self.tt(self.board.slots[slot].typ).features[sg.k as usize];
+                        for ci in 0..K {
+                            if f.cities & (1 << ci) != 0 {
+                                let rc = self.segs.root(self.seg(slot, ci));
                                 if self.segs.segs[rc].open == 0 && !cities.contains(&rc) {
                                     cities.push(rc);
                                 }
                             }
                         }
                     }
-                    self.award(&counts, 3 * cities.len() as u32, &mut out);
+                    // A winner with its pig in the field: 4 a city instead of 3 (§11.3).
+                    let w = self.winners(&c.counts);
+                    for s in 0..self.n() {
+                        if w & (1 << s) != 0 {
+                            let each = if c.pigs & (1 << s) != 0 { 4 } else { 3 };
+                            out[s] += each * cities.len() as u32;
+                        }
+                    }
                 }
                 _ => {}
+            }
+        }
+        if self.cfg.tb {
+            // Goods majorities (§11.3): 10 to every seat with the most tokens of a kind.
+            for g in 0..3 {
+                let best = (0..self.n()).map(|s| self.goods[s][g]).max().unwrap_or(0);
+                if best > 0 {
+                    for s in 0..self.n() {
+                        if self.goods[s][g] == best {
+                            out[s] += 10;
+                        }
+                    }
+                }
             }
         }
         out
@@ -603,6 +895,8 @@ impl CarcassonneState {
         self.phase = Phase::Over;
         self.tile = NONE;
         self.to_draw = 0;
+        self.bonus = false;
+        self.again = false;
     }
 
     // ----- the sequence of play -----
@@ -610,11 +904,12 @@ impl CarcassonneState {
     /// Set aside every unplaceable tile of seat s's hand; returns how many.
     fn set_aside_hand(&mut self, s: usize) -> u8 {
         let mut n = 0;
-        for t in 0..LAND {
-            if self.hands[s][t] > 0 && !self.placeable(t as u8) {
-                n += self.hands[s][t];
-                self.set_aside[t] += self.hands[s][t];
-                self.hands[s][t] = 0;
+        for t in self.land_types() {
+            let c = self.hand(s)[t];
+            if c > 0 && !self.placeable(t as u8) {
+                n += c;
+                self.set_aside[t] += c;
+                self.hand_mut(s)[t] = 0;
             }
         }
         n
@@ -646,6 +941,7 @@ impl CarcassonneState {
     fn advance_from(&mut self, first: usize) {
         let n = self.n();
         let first = first % n;
+        self.bonus = false;
         if !self.cfg.strategic {
             if self.pile_total() == 0 {
                 self.end_game();
@@ -664,6 +960,26 @@ impl CarcassonneState {
             }
         }
         self.end_game();
+    }
+
+    /// The builder's second tile (§11.3): seat s takes one more turn, marked `bonus`, unless the game has
+    /// ended (the pile empty and, strategic, s's hand empty); false if it does not.
+    fn second_tile(&mut self, s: usize) -> bool {
+        if !self.cfg.strategic {
+            if self.pile_total() == 0 {
+                return false;
+            }
+            self.current = s as u8;
+            self.phase = Phase::Draw;
+            self.bonus = true;
+            return true;
+        }
+        self.bonus = true;
+        if self.begin(s) {
+            return true;
+        }
+        self.bonus = false;
+        false
     }
 
     /// After a tile went into the current seat's hand (or was set aside): §4.3's check.
@@ -688,7 +1004,7 @@ impl CarcassonneState {
         self.pile[tu] -= 1;
         if self.phase == Phase::Deal {
             let s = self.current as usize;
-            self.hands[s][tu] += 1;
+            self.hand_mut(s)[tu] += 1;
             let dealt: u32 = (0..self.n()).map(|p| self.hand_size(p)).sum();
             if dealt as usize >= 3 * self.n() || self.land_left() == 0 {
                 self.advance_from(0);
@@ -697,7 +1013,7 @@ impl CarcassonneState {
             }
             return;
         }
-        if !self.cfg.strategic || tu >= LAND {
+        if !self.cfg.strategic || !is_land(tu) {
             if self.placeable(t) {
                 self.tile = t;
                 self.phase = Phase::Place;
@@ -717,7 +1033,7 @@ impl CarcassonneState {
             return;
         }
         let s = self.current as usize;
-        self.hands[s][tu] += 1;
+        self.hand_mut(s)[tu] += 1;
         if self.to_draw > 0 {
             self.to_draw -= 1;
             if self.to_draw > 0 && self.land_left() > 0 {
@@ -734,23 +1050,35 @@ impl CarcassonneState {
             Phase::Deal | Phase::Draw => self.draw(action as u8),
             Phase::Select => {
                 let t = (action - p - 1 - K as u32) as usize;
-                self.hands[self.current as usize][t] -= 1;
+                self.hand_mut(self.current as usize)[t] -= 1;
                 self.tile = t as u8;
                 self.phase = Phase::Place;
             }
             Phase::Place => {
                 let (x, y) = self.board.xy(action / 4);
-                self.put(self.tile, (action % 4) as u8, x, y);
+                let slot = self.put(self.tile, (action % 4) as u8, x, y);
                 self.tile = NONE;
                 self.phase = Phase::Follower;
+                let seat = self.current as usize;
+                if self.cfg.tb {
+                    // §11.3: the seat's builder, on the board before this placement, in a road or city
+                    // this tile joins; never for a second tile.
+                    self.again = !self.bonus
+                        && self.builder_supply[seat] == 0
+                        && self.joins_builder(slot, seat);
+                }
             }
             Phase::Follower => {
                 let slot = self.last_slot();
-                if action > p {
-                    self.set_follower(slot, (action - p - 1) as usize, self.current as usize);
+                let seat = self.current as usize;
+                if let Some((kind, k)) = self.figure_action(action) {
+                    self.set_figure(slot, k, seat, kind);
                 }
                 self.score_completed(slot);
-                self.advance_from(self.current as usize + 1);
+                if std::mem::take(&mut self.again) && self.second_tile(seat) {
+                    return;
+                }
+                self.advance_from(seat + 1);
             }
             Phase::Over => {}
         }
@@ -758,19 +1086,23 @@ impl CarcassonneState {
 
     pub fn is_legal_action(&self, a: u32) -> bool {
         let p = self.cfg.p();
+        let nt = self.cfg.nt;
         match self.phase {
             Phase::Deal | Phase::Draw => {
-                (a as usize) < T && self.pile[a as usize] > 0 && self.in_current_pile(a as usize)
+                (a as usize) < nt && self.pile[a as usize] > 0 && self.in_current_pile(a as usize)
             }
             Phase::Place => a < p && self.tile != NONE && self.placement_legal(self.tile, a),
             Phase::Follower => {
-                a == p || (a > p && a <= p + K as u32 && self.follower_legal((a - p - 1) as usize))
+                a == p
+                    || self
+                        .figure_action(a)
+                        .is_some_and(|(kind, k)| self.figure_legal(kind, k))
             }
             Phase::Select => {
                 let lo = p + 1 + K as u32;
                 a >= lo
-                    && a < lo + T as u32
-                    && self.hands[self.current as usize][(a - lo) as usize] > 0
+                    && a < lo + nt as u32
+                    && self.hand(self.current as usize)[(a - lo) as usize] > 0
             }
             Phase::Over => false,
         }
@@ -780,7 +1112,7 @@ impl CarcassonneState {
         out.clear();
         let p = self.cfg.p();
         match self.phase {
-            Phase::Deal | Phase::Draw => out.extend(self.drawable().map(|(t, _)| t as u32)),
+            Phase::Deal | Phase::Draw => self.each_drawable(|t, _| out.push(t as u32)),
             Phase::Place => {
                 if self.tile != NONE {
                     self.placements(self.tile, out);
@@ -788,16 +1120,41 @@ impl CarcassonneState {
             }
             Phase::Follower => {
                 out.push(p);
-                for k in 0..self.follower_candidates().min(K) {
-                    if self.feature_free(k) {
-                        out.push(p + 1 + k as u32);
+                let nf = self.step_features().min(K);
+                if nf == 0 {
+                    return;
+                }
+                let seat = self.current as usize;
+                if self.supply[seat] > 0 {
+                    for k in 0..nf {
+                        if self.feature_free(k) {
+                            out.push(p + 1 + k as u32);
+                        }
+                    }
+                }
+                if self.cfg.ic && self.large_supply[seat] > 0 {
+                    let l = self.cfg.base_actions();
+                    for k in 0..nf {
+                        if self.feature_free(k) {
+                            out.push(l + k as u32);
+                        }
+                    }
+                }
+                if self.cfg.tb {
+                    for kind in [BUILDER, PIG] {
+                        for k in 0..nf {
+                            if self.figure_legal(kind, k) {
+                                out.push(self.figure_id(kind, k));
+                            }
+                        }
                     }
                 }
             }
             Phase::Select => {
                 let lo = p + 1 + K as u32;
-                for t in 0..T {
-                    if self.hands[self.current as usize][t] > 0 {
+                let hand = self.hand(self.current as usize);
+                for t in 0..self.cfg.nt {
+                    if hand[t] > 0 {
                         out.push(lo + t as u32);
                     }
                 }

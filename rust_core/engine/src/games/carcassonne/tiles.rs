@@ -7,14 +7,30 @@ use std::sync::OnceLock;
 pub const TILES_TEXT: &str =
     include_str!("../../../../../python/meeplex/data/carcassonne_tiles.json");
 
-/// T, the number of tile types; ids 0..23 are the base letters, 24.. the river tiles.
+/// The tile types of the base game and The River: ids 0..23 are the base letters, 24..33 the river tiles.
 pub const T: usize = 34;
+/// The types of Inns & Cathedrals and of Traders & Builders (the data file's entries 34..50 and 51..74).
+pub const T_IC: usize = 17;
+pub const T_TB: usize = 24;
+/// The most types a game has (both expansions): the size of the per-type arrays of a state.
+pub const TMAX: usize = T + T_IC + T_TB;
 /// K, the feature slots of a follower action.
 pub const K: usize = 12;
 pub const LAND: usize = 24;
 pub const START: u8 = 3;
 pub const SPRING: u8 = 24;
 pub const LAKE: u8 = 25;
+/// The most features a tile type has: a figure records its feature in 3 bits.
+pub const MAX_FEATURES: usize = 8;
+
+/// Whether a game's type id is a land tile (a base letter or an expansion type; 24..33 are the river).
+#[inline]
+pub fn is_land(t: usize) -> bool {
+    !(LAND..T).contains(&t)
+}
+
+/// Goods kinds (Traders & Builders), as a city feature's `goods`: none, then wine, grain, cloth.
+pub const GOODS_NAMES: [&str; 3] = ["wine", "grain", "cloth"];
 
 /// Edge letters.
 pub const CITY: u8 = 0;
@@ -36,7 +52,7 @@ pub const EDGE_NAMES: [&str; 4] = ["N", "E", "S", "W"];
 pub const HALF_NAMES: [&str; 8] = ["NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR"];
 pub const KIND_NAMES: [&str; 4] = ["cloister", "city", "road", "field"];
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Feature {
     pub kind: u8,
     /// Data edges (bit e) of a city or road.
@@ -46,9 +62,15 @@ pub struct Feature {
     pub pennant: bool,
     /// The feature indices of the cities a field touches (bit k).
     pub cities: u16,
+    /// A road with an inn (Inns & Cathedrals).
+    pub inn: bool,
+    /// A city with a cathedral (Inns & Cathedrals).
+    pub cathedral: bool,
+    /// A city's goods symbol (Traders & Builders): 0 none, else 1 + the index in GOODS_NAMES.
+    pub goods: u8,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TileType {
     pub name: String,
     pub count: u8,
@@ -140,8 +162,28 @@ fn parse() -> Vec<TileType> {
                 halves: h,
                 pennant: f["pennant"].as_bool().unwrap_or(false),
                 cities,
+                inn: f["inn"].as_bool().unwrap_or(false),
+                cathedral: f["cathedral"].as_bool().unwrap_or(false),
+                goods: match f["goods"].as_str() {
+                    None => 0,
+                    Some(g) => {
+                        1 + GOODS_NAMES
+                            .iter()
+                            .position(|&n| n == g)
+                            .expect("a goods kind") as u8
+                    }
+                },
             });
         }
+        assert!(features.len() <= MAX_FEATURES, "at most 8 features a tile");
+        let set = t["set"].as_str().unwrap_or("base");
+        let want = match out.len() {
+            i if i < LAND => "base",
+            i if i < T => "river",
+            i if i < T + T_IC => "inns_cathedrals",
+            _ => "traders_builders",
+        };
+        assert_eq!(set, want, "the data file's types in set order");
         let mut tt = TileType {
             name: t["name"].as_str().expect("name").to_string(),
             count: t["count"].as_u64().expect("count") as u8,
@@ -187,22 +229,36 @@ fn parse() -> Vec<TileType> {
         }
         out.push(tt);
     }
-    assert_eq!(out.len(), T);
+    assert_eq!(out.len(), TMAX);
     out
 }
 
-pub fn tiles() -> &'static [TileType] {
+/// Every type of the data file, in its order (75 entries).
+pub fn all_tiles() -> &'static [TileType] {
     static TABLE: OnceLock<Vec<TileType>> = OnceLock::new();
     TABLE.get_or_init(parse)
 }
 
-#[inline]
-pub fn tile(t: u8) -> &'static TileType {
-    &tiles()[t as usize]
+/// A game's types (§2): the base and river entries, then those of the enabled expansions, in the file's
+/// order; a game's type id is the position in this list.
+pub fn game_tiles(ic: bool, tb: bool) -> &'static [TileType] {
+    static TABLES: [OnceLock<Vec<TileType>>; 4] = [const { OnceLock::new() }; 4];
+    TABLES[ic as usize | (tb as usize) << 1].get_or_init(|| {
+        let all = all_tiles();
+        let mut v = all[..T].to_vec();
+        if ic {
+            v.extend_from_slice(&all[T..T + T_IC]);
+        }
+        if tb {
+            v.extend_from_slice(&all[T + T_IC..]);
+        }
+        v
+    })
 }
 
-pub fn type_by_name(name: &str) -> Option<u8> {
-    tiles()
+/// The type id of a name among a game's types (ASCII case folded).
+pub fn type_by_name(types: &[TileType], name: &str) -> Option<u8> {
+    types
         .iter()
         .position(|t| t.name.eq_ignore_ascii_case(name))
         .map(|i| i as u8)
