@@ -271,7 +271,7 @@ def test_fuzz_all_covers_every_game_and_variant(monkeypatch, capsys):
 
     calls = []
     monkeypatch.setattr(differential, "compare_random_game", lambda g, seed: calls.append((g, seed)))
-    expected = [text for name in meeplex.games() for text in cli.variants(name)]
+    expected = [text for name in fuzz.games_to_compare() for text in cli.variants(name)]
     assert cli.main(["fuzz", "all", "--games", str(len(expected) + 1), "--seed", "40"]) == 0
     assert calls == [(expected[i % len(expected)], 40 + i) for i in range(len(expected) + 1)]
     out = capsys.readouterr().out

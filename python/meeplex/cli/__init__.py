@@ -113,7 +113,10 @@ def _parser() -> argparse.ArgumentParser:
     p_replay.set_defaults(func=cmd_replay)
 
     p_fuzz = sub.add_parser("fuzz", help="compare the Rust core with the oracle over many seeded games")
-    p_fuzz.add_argument("game", help="game id or game string, or 'all' for every game and its variants")
+    p_fuzz.add_argument(
+        "game",
+        help="game id or game string, or 'all' for every game both engines have, and its variants",
+    )
     p_fuzz.add_argument("params", nargs="*", metavar="key=value", help="game parameters (single game only)")
     amount = p_fuzz.add_mutually_exclusive_group()
     amount.add_argument("--games", type=natural, default=200, help="number of games (default 200)")

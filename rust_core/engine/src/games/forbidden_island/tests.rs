@@ -1355,3 +1355,42 @@ fn the_reader_refuses_every_listed_inconsistency() {
         "a pawn on a sunk position",
     );
 }
+
+// --- The heuristic -----------------------------------------------------------------------------------------
+
+fn value(s: &ForbiddenIslandState) -> Vec<f64> {
+    let mut v = vec![9.0; s.n()];
+    s.heuristic_value(&mut v);
+    v
+}
+
+#[test]
+fn the_heuristic_is_one_value_for_the_team_and_rewards_progress() {
+    let mut s = board(&[("engineer", "d3"), ("diver", "a4"), ("pilot", "c1")]);
+    let v = value(&s);
+    assert!(v.iter().all(|&x| x == v[0] && x > 0.0 && x < 1.0), "{v:?}");
+    // A capture is progress.
+    deal(&mut s, 0, "wind", 4);
+    let before = value(&s)[0];
+    let mut c = s;
+    act(&mut c, "capture");
+    assert!(value(&c)[0] > before);
+    // Fools' Landing flooded with its card on top of the flood pile is a danger; shoring it is worth much.
+    let mut f = board(&[("engineer", "c2"), ("diver", "a4")]);
+    let safe = value(&f)[0];
+    flood(&mut f, "c1");
+    f.layers[1] = f.flood_discard;
+    f.num_layers = 2;
+    f.flood_discard = 0;
+    assert_valid(&f);
+    let danger = value(&f)[0];
+    assert!(danger < 0.7 * safe, "{danger} vs {safe}");
+    act(&mut f, "shore c1");
+    assert!(value(&f)[0] > danger);
+    // At the end, the returns.
+    let mut w = board(&[("engineer", "a4"), ("diver", "a4")]);
+    w.level = 9;
+    act(&mut w, "pass");
+    act(&mut w, "card waters_rise");
+    assert_eq!(value(&w), vec![0.0, 0.0]);
+}
