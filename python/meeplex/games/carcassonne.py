@@ -1,4 +1,4 @@
-"""Carcassonne for Python users: tile ids and names, and action ids (docs/rules/carcassonne.md §2, §7, §11)."""
+"""Carcassonne for Python users: tile and action ids (docs/rules/carcassonne.md §2, §7, §11)."""
 
 from __future__ import annotations
 
@@ -25,13 +25,13 @@ T = len(TILE_NAMES)
 #: The types Inns & Cathedrals and Traders & Builders add after them, in the data file's order (§2): a game's
 #: types are ``TILE_NAMES`` and those of its enabled expansions (``tile_names``).
 IC_TILE_NAMES: tuple[str, ...] = (
-    "ic_cccc_c", "ic_lrfr", "ic_cccc", "ic_ccc", "ic_crcr", "ic_cccp", "ic_cx", "ic_cfr", "ic_ccr", "ic_crcrp",
-    "ic_rcc_i", "ic_rrc_i", "ic_ccrrp_i", "ic_rrr_i", "ic_rfr_i", "ic_rr_i", "ic_rrrr",
+    "ic_cccc_c", "ic_lrfr", "ic_cccc", "ic_ccc", "ic_crcr", "ic_cccp", "ic_cx", "ic_cfr", "ic_ccr",
+    "ic_crcrp", "ic_rcc_i", "ic_rrc_i", "ic_ccrrp_i", "ic_rrr_i", "ic_rfr_i", "ic_rr_i", "ic_rrrr",
 )  # fmt: skip
 TB_TILE_NAMES: tuple[str, ...] = (
-    "tb_cc_g", "tb_cc_w", "tb_ccc_c", "tb_ccc_w", "tb_ccc_g", "tb_cccc_c", "tb_ccrrx_c", "tb_ccrr_w", "tb_ccrc_c",
-    "tb_ccrc_g", "tb_ccr_c", "tb_ccrx_w", "tb_cccr_w", "tb_cccc_w", "tb_cfc_w", "tb_cr", "tb_crc_g", "tb_crc_w",
-    "tb_crcr_w", "tb_lrrr", "tb_rcc_g", "tb_rccx_g", "tb_rrc", "tb_rrrr",
+    "tb_cc_g", "tb_cc_w", "tb_ccc_c", "tb_ccc_w", "tb_ccc_g", "tb_cccc_c", "tb_ccrrx_c", "tb_ccrr_w",
+    "tb_ccrc_c", "tb_ccrc_g", "tb_ccr_c", "tb_ccrx_w", "tb_cccr_w", "tb_cccc_w", "tb_cfc_w", "tb_cr",
+    "tb_crc_g", "tb_crc_w", "tb_crcr_w", "tb_lrrr", "tb_rcc_g", "tb_rccx_g", "tb_rrc", "tb_rrrr",
 )  # fmt: skip
 #: Feature slots of a follower action.
 K = 12
