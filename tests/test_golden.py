@@ -30,16 +30,20 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 # (game string, seeds), chosen by hand where a game is listed here. Small max_turns keep the files readable;
 # the default game is there once in full.
 CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
-    # A whole standard game, short custom piles (fields reached at the end), The River, the strategic hands.
+    # A whole standard game, short custom piles (fields reached at the end), The River, the strategic hands;
+    # a whole game with both expansions, and both with six seats, The River and hands on a short base pile.
     "carcassonne": [
         ("carcassonne", (1,)),
         ("carcassonne(players=3,tiles=A1B2D2E3K1U3V3)", (1, 2)),
         ("carcassonne(river=true,tiles=E2U2V2)", (1,)),
         ("carcassonne(players=3,strategic=true,tiles=A1C1E2F1K2R1U3V3X1)", (1,)),
         ("carcassonne(players=5,river=true,strategic=true)", (1,)),
-        # The expansions (docs/rules/carcassonne.md §11): a short base pile with all 42 expansion tiles.
-        ("carcassonne(inns_cathedrals=true,traders_builders=true,tiles=E2U2V2)", (1,)),
-        ("carcassonne(inns_cathedrals=true,players=6,river=true,strategic=true,tiles=B1E2K1U2V2)", (1,)),
+        ("carcassonne(inns_cathedrals=true,traders_builders=true)", (1,)),
+        (
+            "carcassonne(inns_cathedrals=true,players=6,river=true,strategic=true,tiles=B2E3K2U3V3,"
+            "traders_builders=true)",
+            (1,),
+        ),
     ],
     "caboodle": [
         ("caboodle", (1, 2)),
