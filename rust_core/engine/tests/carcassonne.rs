@@ -1,8 +1,11 @@
 //! Carcassonne scenarios (docs/rules/carcassonne.md) and random games.
 
 use meeplex_engine::games::carcassonne::{CarcassonneGame, CarcassonneState, Phase};
+mod common;
+
+use common::{act, draw};
 use meeplex_engine::playout::{random_action, Scratch};
-use meeplex_engine::{Game, ParamValue, Params, Rng, State, CHANCE};
+use meeplex_engine::{Game, ParamValue, Params, Rng, State};
 
 fn game(players: i64, river: bool, strategic: bool, tiles: &str) -> CarcassonneGame {
     let mut p = Params::new();
@@ -11,19 +14,6 @@ fn game(players: i64, river: bool, strategic: bool, tiles: &str) -> CarcassonneG
     p.insert("strategic".into(), ParamValue::Bool(strategic));
     p.insert("tiles".into(), ParamValue::Str(tiles.into()));
     CarcassonneGame::new(&p).unwrap()
-}
-
-fn act(s: &mut Box<CarcassonneState>, text: &str) {
-    let a = s
-        .string_to_action(text)
-        .unwrap_or_else(|e| panic!("{text}: {e}"));
-    s.apply_action(a)
-        .unwrap_or_else(|e| panic!("{text}: {e}\n{}", s.to_text()));
-}
-
-fn draw(s: &mut Box<CarcassonneState>, name: &str) {
-    assert_eq!(s.current_player(), CHANCE, "{}", s.to_text());
-    act(s, &format!("draw {name}"));
 }
 
 fn scores(s: &CarcassonneState) -> Vec<f64> {

@@ -2,6 +2,9 @@
 //! scenario per rule, and random games with every combination.
 
 use meeplex_engine::games::carcassonne::{CarcassonneGame, CarcassonneState, Phase};
+mod common;
+
+use common::{act, draw};
 use meeplex_engine::playout::{random_action, Scratch};
 use meeplex_engine::{Game, ParamValue, Params, Rng, State, CHANCE};
 use serde_json::{json, Value};
@@ -17,19 +20,6 @@ fn params(players: i64, ic: bool, tb: bool, tiles: &str) -> Params {
 
 fn game(players: i64, ic: bool, tb: bool, tiles: &str) -> CarcassonneGame {
     CarcassonneGame::new(&params(players, ic, tb, tiles)).unwrap()
-}
-
-fn act(s: &mut Box<CarcassonneState>, text: &str) {
-    let a = s
-        .string_to_action(text)
-        .unwrap_or_else(|e| panic!("{text}: {e}"));
-    s.apply_action(a)
-        .unwrap_or_else(|e| panic!("{text}: {e}\n{}", s.to_text()));
-}
-
-fn draw(s: &mut Box<CarcassonneState>, name: &str) {
-    assert_eq!(s.current_player(), CHANCE, "{}", s.to_text());
-    act(s, &format!("draw {name}"));
 }
 
 /// Draw `name`, place it, then the follower step's `figure`.

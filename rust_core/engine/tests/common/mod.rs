@@ -1,0 +1,20 @@
+//! Helpers shared by the Carcassonne integration tests (a `tests/common` module is compiled into each test
+//! crate that declares it, not as a test of its own).
+
+use meeplex_engine::games::carcassonne::CarcassonneState;
+use meeplex_engine::{State, CHANCE};
+
+/// Apply the action `text` names, failing the test with the state when it does not read or is not legal.
+pub fn act(s: &mut Box<CarcassonneState>, text: &str) {
+    let a = s
+        .string_to_action(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    s.apply_action(a)
+        .unwrap_or_else(|e| panic!("{text}: {e}\n{}", s.to_text()));
+}
+
+/// The chance outcome that draws tile `name` (the state must be at a chance node).
+pub fn draw(s: &mut Box<CarcassonneState>, name: &str) {
+    assert_eq!(s.current_player(), CHANCE, "{}", s.to_text());
+    act(s, &format!("draw {name}"));
+}
