@@ -1,8 +1,9 @@
 """Builds python/meeplex/data/carcassonne_tiles.json, the tile table both engines read, from the facts files.
 
 Base tiles from shared/rules/facts/carcassonne_base_tiles.json (hand-checked, letters A-X); river tiles from
-the `river/1:1` set of carcassonne_jcz_tiles.json (JCloisterZone); the Inns & Cathedrals and Traders & Builders
-tiles from its `inns-and-cathedrals:1` and `traders-and-builders:1` sets (first printings, no gardens). Run from the repository root:
+the `river/1:1` set of carcassonne_jcz_tiles.json (JCloisterZone); the Inns & Cathedrals, Traders & Builders and
+The Princess and the Dragon tiles from its `inns-and-cathedrals:1`, `traders-and-builders:1` and
+`princess-and-dragon:1` sets (first printings, no gardens). Run from the repository root:
 ``python tools/build_carcassonne_tiles.py ../shared/rules/facts``. The output is committed; this script is
 how it was made and how it is checked (``--check``).
 """
@@ -104,10 +105,13 @@ def river_tiles(facts: Path) -> list[dict]:
 EXPANSIONS = [
     ("inns_and_cathedrals", "inns-and-cathedrals:1", "inns_cathedrals", "ic"),
     ("traders_and_builders", "traders-and-builders:1", "traders_builders", "tb"),
+    ("princess_and_dragon", "princess-and-dragon:1", "princess_dragon", "pd"),
 ]
-# JCZ feature attributes that carry no rule of these expansions: the castle base (The Count) and the garden
-# (later printings).
-IGNORED = {"castle-base"}
+# JCZ feature types of The Princess and the Dragon that mark the whole tile (section 12 of the rules document).
+TILE_MARKS = ("volcano", "dragon", "portal")
+# JCZ feature attributes that carry no rule of these expansions: the castle base (The Count) and the tunnel
+# (the Tunnel expansion). Gardens come only with later printings, which are not used.
+IGNORED = {"castle-base", "tunnel"}
 
 
 def tile_name(prefix: str, jid: str) -> str:
@@ -125,11 +129,12 @@ def expansion_tiles(facts: Path) -> list[dict]:
         for jid, count in counts.items():
             t = data["tiles"][jid]
             kinds = {k: [f for f in t["features"] if f["type"] == k] for k in ("cloister", "city", "road", "field")}
-            assert all(f["type"] in ("cloister", "city", "road", "field") for f in t["features"]), jid
+            assert all(f["type"] in ("cloister", "city", "road", "field") + TILE_MARKS for f in t["features"]), jid
+            marks = {f["type"] for f in t["features"] if f["type"] in TILE_MARKS}
             feats: list[dict] = [{"kind": "cloister"} for _ in kinds["cloister"]]
             city_at = {}
             for f in kinds["city"]:
-                assert set(f) - IGNORED <= {"type", "edges", "pennant", "cathedral", "resource"}, jid
+                assert set(f) - IGNORED <= {"type", "edges", "pennant", "cathedral", "resource", "princess"}, jid
                 for e in f["edges"]:
                     city_at[e] = len(feats)
                 g: dict = {"kind": "city", "edges": sort_edges(f["edges"])}
@@ -139,9 +144,11 @@ def expansion_tiles(facts: Path) -> list[dict]:
                     g["cathedral"] = True
                 if f.get("resource"):
                     g["goods"] = f["resource"]
+                if f.get("princess"):
+                    g["princess"] = True
                 feats.append(g)
             for f in kinds["road"]:
-                assert set(f) <= {"type", "edges", "inn"}, jid
+                assert set(f) - IGNORED <= {"type", "edges", "inn"}, jid
                 r: dict = {"kind": "road", "edges": sort_edges(f["edges"])}
                 if f.get("inn"):
                     r["inn"] = True
@@ -151,8 +158,11 @@ def expansion_tiles(facts: Path) -> list[dict]:
                 # JCZ's INNER_FARM: a field enclosed by cities, on no edge (it never joins another tile's).
                 halves = [] if f["halves"] == ["INNER_FARM"] else sort_halves(f["halves"])
                 feats.append({"kind": "field", "halves": halves, "cities": cities})
-            out.append({"name": tile_name(prefix, jid), "set": our_set, "count": count, "edges": t["edges"],
-                        "features": feats, "source": jid})
+            tile: dict = {"name": tile_name(prefix, jid), "set": our_set, "count": count, "edges": t["edges"],
+                          "features": feats, "source": jid}
+            for mark in sorted(marks):
+                tile[mark] = True
+            out.append(tile)
         assert sum(counts.values()) == data["set_totals"][set_name], set_name
     names = [t["name"] for t in out]
     assert len(names) == len(set(names)), "two expansion tiles share a name"
@@ -170,7 +180,8 @@ def build(facts: Path) -> dict:
         "about": "Carcassonne tile types (docs/rules/carcassonne.md section 2). Built by "
         "tools/build_carcassonne_tiles.py from shared/rules/facts/carcassonne_base_tiles.json (base, "
         "hand-checked against JCloisterZone basic:1 and RussCon's edge statistics) and "
-        "carcassonne_jcz_tiles.json sets river/1:1, inns-and-cathedrals:1 and traders-and-builders:1. Edges N,E,S,W clockwise as drawn: C city, R road, "
+        "carcassonne_jcz_tiles.json sets river/1:1, inns-and-cathedrals:1, traders-and-builders:1 and "
+        "princess-and-dragon:1. Edges N,E,S,W clockwise as drawn: C city, R road, "
         "F field, W river. count = tiles in the draw piles (the start tile D and the spring excluded).",
         "start_tile": "D",
         "spring": "river_spring",
