@@ -264,6 +264,9 @@ def test_ids_sizes_and_notation(make):
     assert carc.window(standard) == 71 + 30 and len(carc.tile_names(standard)) == 34 + 29
     game, state = start(make, "U3", PD)
     assert carc.window(game) == 3 + 30
+    with pytest.raises(InvalidNotationError):
+        state.string_to_action("dragon N")  # a chance node reads draws only (§7)
+    act(state, "draw U")
     for text in ("dragon n", " DRAGON  w "):
         a = state.string_to_action(text)
         assert state.action_to_string(a) == text.strip().split()[0].lower() + " " + text.split()[-1].upper()
