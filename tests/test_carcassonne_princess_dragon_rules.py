@@ -157,16 +157,28 @@ def test_the_fairy_pays_one_at_the_turn_start_three_at_scoring_and_then_nothing(
     assert state.scores() == [9.0, 0.0]
 
 
-def test_no_fairy_bonus_in_the_final_scoring(make):
-    """§12.6 (JCZ): the 3 points are for a feature scored during play, not in the final scoring. Seat 0's
-    thief on an open 4-tile road, the fairy moved next to it on the last turn: at the end, 4 for the road and
-    nothing for the fairy (and no turn begins after the last)."""
+def test_the_fairy_pays_in_the_final_scoring_too(make):
+    """§12.6, interpretation 5 (page: "You score 3 points when any feature is scored if the fairy is next to
+    one of your meeples."): the final scoring is a scoring. Seat 0's thief on an open 4-tile road, the fairy
+    moved next to it on the last turn: at the end, 4 for the road and 3 for the fairy (no turn begins after
+    the last, so no 1)."""
     game, state = start(make, "U3", PD, pile={})
     turn(state, "U", -1, 0, 0, "follower road E")
     turn(state, "U", 1, 0, 0)
     turn(state, "U", 2, 0, 0, "fairy -1,0 road E")
     assert state.is_terminal()
-    assert state.scores() == [4.0, 0.0]
+    assert state.scores() == [7.0, 0.0]
+
+
+def test_the_fairy_next_to_a_farmer_pays_for_a_field_worth_nothing(make):
+    """§12.6: in the final scoring "a city, road, cloister or field with followers, whatever its points". Seat
+    0's farmer north of the road touches no completed city (0 points); the fairy next to it still pays 3."""
+    game, state = start(make, "U3", PD, pile={})
+    turn(state, "U", -1, 0, 0, "follower field NL")  # seat 0
+    turn(state, "U", 1, 0, 0)  # seat 1
+    turn(state, "U", -2, 0, 0, "fairy -1,0 field NL")  # seat 0
+    assert state.is_terminal()
+    assert state.scores() == [3.0, 0.0]
 
 
 def test_the_princess_returns_a_knight_of_either_seat(make):
