@@ -562,3 +562,21 @@ def test_random_pd_games_round_trip(params: dict[str, object]) -> None:
         seen.add(state._pd_of(a)[0])
         state.apply_action(a)
     assert "dragon" in seen
+
+
+def test_a_second_tile_is_kept_when_the_dragon_removes_the_builder() -> None:
+    """§12.3: a second tile earned by the placement is kept even if the dragon removes the builder."""
+    g = game(**PD, traders_builders=True)
+    state = road_line(g, 3, pd_rfr_v=1, pd_rfr_d=1, B=2)
+    follow(state, 1, 0, 0)  # seat 0's thief at 1,0 and its builder at 2,0, on D's road
+    state.builders[(2, 0)] = 0
+    state.builder_supply = [0, 1]
+    state.current = 1
+    volcano_west(state)  # seat 1
+    draw(state, "pd_rfr_d")
+    play(state, "place -2,0 r0", "no follower")  # seat 0 extends the builder's road
+    assert state.again and state.phase == "dragon"
+    play(state, "dragon E", "dragon E")  # onto D, then onto 1,0: the thief goes, the builder is an orphan
+    assert state.builders == {} and state.builder_supply == [1, 1]
+    play(state, "dragon E", "dragon E")  # onto 2,0 and 3,0: a dead end
+    assert state.phase == "draw" and state.current == 0 and state.bonus
