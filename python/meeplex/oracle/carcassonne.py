@@ -1,5 +1,5 @@
-"""Carcassonne (base game, The River, the strategic variant, Inns & Cathedrals, Traders & Builders): the
-pure-Python reference implementation.
+"""Carcassonne (base game, The River, the strategic variant, Inns & Cathedrals, Traders & Builders, The
+Princess and the Dragon): the pure-Python reference implementation.
 
 Written from the game-help page (``shared/rules/bga_carcassonne.txt``), the rule facts
 (``shared/rules/facts/bga_games.md`` §1) and the contract ``docs/rules/carcassonne.md``; section numbers (§)
@@ -7,7 +7,8 @@ refer to that contract, "interp. N" to its numbered interpretations. The tile ta
 ``meeplex/data/carcassonne_tiles.json``.
 
 Plain and slow on purpose: the board is a dict of placed tiles and every feature (city, road, field) is
-found by a flood fill over the board when it is needed.
+found by a flood fill over the board when it is needed. Figures are kept by (slot, feature): with the magic
+portal of The Princess and the Dragon a tile may hold several, one per feature (§12.5).
 
 Places where the contract had to be read one way among several are marked ``READING:`` in comments.
 """
@@ -708,6 +709,8 @@ class CarcassonneState:
         if release:
             # §12.6: a feature scored during play (release is true exactly then) holding the follower the
             # fairy is next to gives that follower's owner 3 more, majority or not.
+            # READING: a completed feature is "scored" whenever it holds followers, so the fairy's follower
+            # in it always gives the 3 (its owner may still lose the majority and get nothing else).
             fairy_seat = self._fairy_seat()
             if fairy_seat >= 0 and self.fairy in nodes:
                 self.scores_[fairy_seat] += FAIRY_SCORE_POINTS
