@@ -580,3 +580,19 @@ def test_a_second_tile_is_kept_when_the_dragon_removes_the_builder() -> None:
     assert state.builders == {} and state.builder_supply == [1, 1]
     play(state, "dragon E", "dragon E")  # onto 2,0 and 3,0: a dead end
     assert state.phase == "draw" and state.current == 0 and state.bonus
+
+
+def test_illegal_pd_actions_are_refused_and_leave_the_state_untouched() -> None:
+    g, obj = dragon_phase()
+    state = g.deserialize_state(json.dumps(obj))
+    before = state.serialize()
+    for bad in (g.DR + 3, g.DR + 0, g.PF, g.FA + 7 * 12 + 1, g.NO_FOLLOWER, g.num_distinct_actions()):
+        with pytest.raises(IllegalActionError):
+            state.apply_action(bad)  # W and N lead to visited or empty cells; not the follower step
+    assert state.serialize() == before
+    g2, follower_step = portal_position()
+    before = follower_step.serialize()
+    for bad in (g2.PF + 0 * 12 + 0, g2.PF + 3 * 12 + 1, g2.PR, g2.DR):
+        with pytest.raises(IllegalActionError):
+            follower_step.apply_action(bad)
+    assert follower_step.serialize() == before
