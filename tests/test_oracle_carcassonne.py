@@ -50,8 +50,8 @@ def put(state: CarcassonneState, name: str, x: int, y: int, r: int) -> int:
 
 
 def follow(state: CarcassonneState, slot: int, k: int, seat: int) -> None:
-    assert slot not in state.followers
-    state.followers[slot] = (k, seat)
+    assert all(s != slot for s, _ in state.followers)
+    state.followers[(slot, k)] = seat
     state.supply[seat] -= 1
 
 
@@ -702,7 +702,7 @@ def test_a_follower_on_a_completed_city_is_refused_once_scored() -> None:
     state = g.new_initial_state()
     draw(state, "E")
     place(state, 0, 1, 2)
-    state.followers[1] = (0, 0)
+    state.followers[(1, 0)] = 0
     state.supply[0] = 6
     # In phase follower the city is not scored yet: accepted.
     g.deserialize_state(state.serialize())
@@ -734,7 +734,7 @@ def test_whole_random_games(params: dict[str, object]) -> None:
         assert len(state.history()) <= g.max_game_length()
         assert sum(state.returns()) == pytest.approx(1.0)
         for seat in range(g.players):
-            assert state.supply[seat] + sum(1 for _, s in state.followers.values() if s == seat) == 7
+            assert state.supply[seat] + sum(1 for s in state.followers.values() if s == seat) == 7
         assert len(state.board) + sum(state.set_aside) == g.R + 1
         again = oracle.play_random(g, seed)
         assert again.history() == state.history()
@@ -769,8 +769,10 @@ def keep(state: CarcassonneState, **counts: int) -> None:
 def figure(state: CarcassonneState, kind: str, slot: int, k: int, seat: int) -> None:
     """Put an expansion figure on the board directly (a test position)."""
     figures, supply = state._figures(kind)
-    assert all(slot not in state._figures(other)[0] for other in ("follower", "large", "builder", "pig"))
-    figures[slot] = (k, seat)
+    assert all(
+        s != slot for other in ("follower", "large", "builder", "pig") for s, _ in state._figures(other)[0]
+    )
+    figures[(slot, k)] = seat
     supply[seat] -= 1
 
 
@@ -1047,12 +1049,12 @@ def test_a_pig_scores_4_per_city_for_its_winning_owner() -> None:
     assert "pig field NL" in legal_texts(state)  # U's north field joins D's, with seat 0's farmer
     assert "pig field ER" not in legal_texts(state)  # the south field holds no farmer of seat 0
     play(state, "pig field NL")
-    assert state.pigs == {2: (1, 0)} and state.pig_supply == [0, 1]
+    assert state.pigs == {(2, 1): 0} and state.pig_supply == [0, 1]
     draw(state, "E")
     play(state, "place 0,1 r180", "no follower")  # closes D's city, the field's one city
     assert state.is_terminal()
     assert state.scores() == [4.0, 3.0]
-    assert state.pigs == {2: (1, 0)}  # never leaves the board
+    assert state.pigs == {(2, 1): 0}  # never leaves the board
 
 
 def test_an_inner_farm_is_a_field_of_its_tile_touching_its_cities() -> None:
@@ -1137,7 +1139,7 @@ def test_the_follower_step_options() -> None:
     probe.large_supply[0] = 0
     assert "large field NL" not in legal_texts(probe)  # only with the large follower in the supply
     play(state, "large field NL")
-    assert state.large == {2: (1, 0)} and state.large_supply == [0, 1] and state.supply == [5, 7]
+    assert state.large == {(2, 1): 0} and state.large_supply == [0, 1] and state.supply == [5, 7]
     assert state.current == 1 and state.phase == "draw"
     # Seat 1 may use its own large follower; seat 0's is on the board.
     draw(state, "U")
@@ -1405,9 +1407,9 @@ def test_whole_random_games_with_the_expansions(params: dict[str, object]) -> No
     assert len(state.board) + sum(state.set_aside) == g.R + 1
     assert not state.bonus and not state.again
     for seat in range(g.players):
-        assert state.supply[seat] + sum(1 for _, s in state.followers.values() if s == seat) == 7
+        assert state.supply[seat] + sum(1 for s in state.followers.values() if s == seat) == 7
         if g.inns_cathedrals:
-            assert state.large_supply[seat] + sum(1 for _, s in state.large.values() if s == seat) == 1
+            assert state.large_supply[seat] + sum(1 for s in state.large.values() if s == seat) == 1
         if g.traders_builders:
-            assert state.pig_supply[seat] + sum(1 for _, s in state.pigs.values() if s == seat) == 1
+            assert state.pig_supply[seat] + sum(1 for s in state.pigs.values() if s == seat) == 1
     assert oracle.play_random(g, 1).history() == state.history()

@@ -1,5 +1,5 @@
-"""Carcassonne (base game, The River, the strategic variant, Inns & Cathedrals, Traders & Builders): the
-pure-Python reference implementation.
+"""Carcassonne (base game, The River, the strategic variant, Inns & Cathedrals, Traders & Builders, The
+Princess and the Dragon): the pure-Python reference implementation.
 
 Written from the game-help page (``shared/rules/bga_carcassonne.txt``), the rule facts
 (``shared/rules/facts/bga_games.md`` §1) and the contract ``docs/rules/carcassonne.md``; section numbers (§)
@@ -7,7 +7,8 @@ refer to that contract, "interp. N" to its numbered interpretations. The tile ta
 ``meeplex/data/carcassonne_tiles.json``.
 
 Plain and slow on purpose: the board is a dict of placed tiles and every feature (city, road, field) is
-found by a flood fill over the board when it is needed.
+found by a flood fill over the board when it is needed. Figures are kept by (slot, feature): with the magic
+portal of The Princess and the Dragon a tile may hold several, one per feature (§12.5).
 
 Places where the contract had to be read one way among several are marked ``READING:`` in comments.
 """
@@ -45,6 +46,10 @@ GOODS_POINTS = 10  # §11.3: the most tokens of a kind
 FIGURES = ("follower", "large", "builder", "pig")  # in the order of their id blocks (§7, §11.5)
 _FIGURE_WORDS = {"follower": "follower", "large": "large follower", "builder": "builder", "pig": "pig"}
 MAX_SCORE = 100000
+DRAGON_STEPS = 6  # §12.3: the dragon makes up to 6 steps per move
+EXTRA_FIGURES = 6  # §12.9: the observation's table of extra figures (one per portal tile at most)
+FAIRY_TURN_POINTS = 1  # §12.6: at the start of the turn of the fairy's follower's owner
+FAIRY_SCORE_POINTS = 3  # §12.6: when the fairy's follower's feature is scored during play
 PHASES = ("deal", "draw", "select", "place", "follower", "over")
 EDGE_NAMES = ("N", "E", "S", "W")
 HALF_NAMES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
@@ -70,15 +75,20 @@ class Feature:
     inn: bool = False  # road (Inns & Cathedrals, §11.2)
     cathedral: bool = False  # city (Inns & Cathedrals, §11.2)
     goods: str = ""  # city: wine, grain or cloth (Traders & Builders, §11.3); "" for none
+    princess: bool = False  # city (The Princess and the Dragon, §12.4)
 
 
 @dataclass(frozen=True)
 class TileType:
     name: str
-    set: str  # base, river, inns_cathedrals or traders_builders
+    set: str  # base, river, inns_cathedrals, traders_builders or princess_dragon
     count: int
     edges: str  # N E S W as drawn
     features: tuple[Feature, ...]
+    # The Princess and the Dragon's tile marks (§12.1).
+    volcano: bool = False
+    dragon: bool = False
+    portal: bool = False
 
 
 def _load_tiles() -> tuple[tuple[TileType, ...], str, str, str]:
@@ -98,9 +108,21 @@ def _load_tiles() -> tuple[tuple[TileType, ...], str, str, str]:
                     inn=bool(f.get("inn", False)),
                     cathedral=bool(f.get("cathedral", False)),
                     goods=str(f.get("goods", "")),
+                    princess=bool(f.get("princess", False)),
                 )
             )
-        tiles.append(TileType(entry["name"], entry["set"], entry["count"], entry["edges"], tuple(features)))
+        tiles.append(
+            TileType(
+                entry["name"],
+                entry["set"],
+                entry["count"],
+                entry["edges"],
+                tuple(features),
+                volcano=bool(entry.get("volcano", False)),
+                dragon=bool(entry.get("dragon", False)),
+                portal=bool(entry.get("portal", False)),
+            )
+        )
     return tuple(tiles), data["start_tile"], data["spring"], data["lake"]
 
 
@@ -113,7 +135,8 @@ START = TILE_NAMES.index(_START_NAME)
 SPRING = TILE_NAMES.index(_SPRING_NAME)
 LAKE = TILE_NAMES.index(_LAKE_NAME)
 BASE_SETS = ("base", "river")
-EXPANSIONS = ("inns_cathedrals", "traders_builders")  # parameter = the data file's set name (§1, §2)
+# An expansion's parameter is the data file's set name (§1, §2).
+EXPANSIONS = ("inns_cathedrals", "traders_builders", "princess_dragon")
 LAND = tuple(t for t in range(len(TILES)) if TILES[t].set == "base")  # the base letters A..X
 RIVER = tuple(t for t in range(len(TILES)) if TILES[t].set == "river")
 LAND_LETTERS = {TILE_NAMES[t]: t for t in LAND}
@@ -258,6 +281,7 @@ class CarcassonneGame:
         self.strategic: bool = self._params["strategic"]
         self.inns_cathedrals: bool = self._params.get("inns_cathedrals", False)
         self.traders_builders: bool = self._params.get("traders_builders", False)
+        self.princess_dragon: bool = self._params.get("princess_dragon", False)
         # The game's tile types (§2): the base and river entries, then the enabled expansions', in the data
         # file's order; a type id is a position in this list (``data_ids`` maps it back to the file).
         sets = BASE_SETS + tuple(key for key in EXPANSIONS if self._params.get(key, False))
@@ -293,9 +317,23 @@ class CarcassonneGame:
         self.LARGE: int = base_end if self.inns_cathedrals else -1
         self.BUILDER: int = base_end + (K if self.inns_cathedrals else 0) if self.traders_builders else -1
         self.PIG: int = self.BUILDER + K if self.traders_builders else -1
-        self._num_actions: int = (
-            base_end + (K if self.inns_cathedrals else 0) + (2 * K if self.traders_builders else 0)
-        )
+        end = base_end + (K if self.inns_cathedrals else 0) + (2 * K if self.traders_builders else 0)
+        # §12.8: the P&D blocks follow, over the S = R + 1 board slots: portal followers, portal large
+        # followers (I&C only), the princess, the fairy, then the dragon's 4 steps (-1 when absent).
+        self.S: int = self.R + 1
+        pd = self.princess_dragon
+        block = self.S * K
+        self.PF: int = end if pd else -1
+        self.PL: int = end + block if pd and self.inns_cathedrals else -1
+        self.PR: int = end + block * (2 if self.inns_cathedrals else 1) if pd else -1
+        self.FA: int = self.PR + block if pd else -1
+        self.DR: int = self.FA + block if pd else -1
+        if pd:
+            end = self.DR + 4
+        self._num_actions: int = end
+        # The dragon types of the game (§12.1), and the volcano types.
+        self.dragon_types: frozenset[int] = frozenset(t for t in range(self.T) if self.tiles[t].dragon)
+        self.volcano_types: frozenset[int] = frozenset(t for t in range(self.T) if self.tiles[t].volcano)
         self.types: frozenset[int] = frozenset(self.land + (RIVER if self.river else ()))
 
     def geo(self, t: int, r: int) -> Placed:
@@ -316,16 +354,21 @@ class CarcassonneGame:
         return self.T
 
     def max_game_length(self) -> int:
-        return 4 * self.R
+        # §12.8: 12 dragon tiles of at most 6 steps each.
+        return 4 * self.R + (72 if self.princess_dragon else 0)
 
     def slot_size(self) -> int:
         """Values per board slot of the observation (§8.1, §11.6)."""
         extra = (1 if self.inns_cathedrals else 0) + (2 if self.traders_builders else 0)
+        extra += 3 if self.princess_dragon else 0  # §12.9: dragon, fairy, visited
         return 7 + self.T + K + self.players + extra
 
     def observation_shape(self) -> tuple[int, ...]:
         n = self.players
         extra = (n if self.inns_cathedrals else 0) + (5 * n + 2 if self.traders_builders else 0)
+        if self.princess_dragon:
+            # §12.9: phase dragon, steps left, volcano, the turn's seat, the fairy's feature, 6 extra figures.
+            extra += 3 + n + K + EXTRA_FIGURES * (3 + K + n)
         return ((self.R + 1) * self.slot_size() + 4 * n + 6 + 4 * self.T + extra,)
 
     def place_id(self, x: int, y: int, r: int) -> int:
@@ -388,7 +431,9 @@ class CarcassonneState:
     game: CarcassonneGame
     board: list[tuple[int, int, int, int]]  # (type, x, y, r) in placement order
     cells: dict[tuple[int, int], int]  # (x, y) -> slot
-    followers: dict[int, tuple[int, int]]  # slot -> (feature, seat)
+    # The figures on the board, (slot, feature) -> seat. A tile holds one figure, except with the magic
+    # portal of The Princess and the Dragon: then one per feature at most (§12.5).
+    followers: dict[Node, int]
     pile: list[int]
     set_aside: list[int]
     hands: list[list[int]]
@@ -402,17 +447,25 @@ class CarcassonneState:
     # Per history entry: the seat a chance outcome put a hidden tile to, or -1; None until recomputed
     # (after deserialization, §8.2).
     hidden: list[int] | None = None
-    # The expansions' figures (§11.1), slot -> (feature, seat) as ``followers``, and their supplies (0 or 1
-    # per seat; all 0 without the expansion). A tile holds at most one figure of any kind.
-    large: dict[int, tuple[int, int]] = field(default_factory=dict)
-    builders: dict[int, tuple[int, int]] = field(default_factory=dict)
-    pigs: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # The expansions' figures (§11.1), (slot, feature) -> seat as ``followers``, and their supplies (0 or 1
+    # per seat; all 0 without the expansion).
+    large: dict[Node, int] = field(default_factory=dict)
+    builders: dict[Node, int] = field(default_factory=dict)
+    pigs: dict[Node, int] = field(default_factory=dict)
     large_supply: list[int] = field(default_factory=list)
     builder_supply: list[int] = field(default_factory=list)
     pig_supply: list[int] = field(default_factory=list)
     goods: list[list[int]] = field(default_factory=list)  # per seat: wine, grain, cloth tokens (§11.3)
     bonus: bool = False  # the current turn is a second tile (§11.3)
     again: bool = False  # a second tile follows this turn (set at placement, phase follower only)
+    # The Princess and the Dragon (§12): the dragon's slot (-1 off the board); the slots visited in the
+    # current move (phase dragon only, the start first); the fairy (slot, feature of the follower it is next
+    # to), (slot, -1) next to nobody, (-1, -1) off the board; the seat whose turn it is, which differs from
+    # ``current`` only in phase dragon (§12.3: each seat in turn chooses a step).
+    dragon: int = -1
+    dragon_visited: list[int] = field(default_factory=list)
+    fairy: tuple[int, int] = (-1, -1)
+    turn: int = 0
 
     # ----- whose move -----
 
@@ -438,9 +491,7 @@ class CarcassonneState:
         """The counts a draw comes from: river tiles, then the lake, then the land tiles."""
         pile = [0] * self.game.T
         if self.phase == "deal":
-            for t in self.game.land:
-                pile[t] = self.pile[t]
-            return pile
+            return self._land_pile()
         if self._river_left() > 0:
             for t in RIVER:
                 if t != LAKE:
@@ -448,8 +499,18 @@ class CarcassonneState:
         elif self.pile[LAKE] > 0:
             pile[LAKE] = self.pile[LAKE]
         else:
-            for t in self.game.land:
-                pile[t] = self.pile[t]
+            return self._land_pile()
+        return pile
+
+    def _land_pile(self) -> list[int]:
+        """The land tiles a land draw (deal, draw, replacement) comes from. §12.1: while no volcano is on
+        the board the dragon tiles are not drawn, unless the land pile holds dragon tiles only."""
+        game = self.game
+        pile = [self.pile[t] if t in game.land else 0 for t in range(game.T)]
+        if game.princess_dragon and not self._volcano_on_board():
+            others = [0 if t in game.dragon_types else pile[t] for t in range(game.T)]
+            if any(others):
+                return others
         return pile
 
     def _land_left(self) -> int:
@@ -606,8 +667,8 @@ class CarcassonneState:
     def _claims(self) -> list[tuple[int, int, int, int]]:
         """The followers that claim features, normal and large: (slot, feature, seat, weight), by slot. A
         large follower counts as two in every majority (§11.1)."""
-        claims = [(slot, k, seat, 1) for slot, (k, seat) in self.followers.items()]
-        claims += [(slot, k, seat, 2) for slot, (k, seat) in self.large.items()]
+        claims = [(slot, k, seat, 1) for (slot, k), seat in self.followers.items()]
+        claims += [(slot, k, seat, 2) for (slot, k), seat in self.large.items()]
         return sorted(claims)
 
     def _claimed(self, nodes: set[Node]) -> bool:
@@ -646,15 +707,24 @@ class CarcassonneState:
         for seat in self._owners(nodes):
             self.scores_[seat] += points
         if release:
+            # §12.6: a feature scored during play (release is true exactly then) holding the follower the
+            # fairy is next to gives that follower's owner 3 more, majority or not.
+            # READING: a completed feature is "scored" whenever it holds followers, so the fairy's follower
+            # in it always gives the 3 (its owner may still lose the majority and get nothing else).
+            fairy_seat = self._fairy_seat()
+            if fairy_seat >= 0 and self.fairy in nodes:
+                self.scores_[fairy_seat] += FAIRY_SCORE_POINTS
             # A completed feature: its followers and builders go back to their owners (§4.1 step 4, §11.3).
             for figures, supply in (
                 (self.followers, self.supply),
                 (self.large, self.large_supply),
                 (self.builders, self.builder_supply),
             ):
-                for slot in [s for s, (k, _) in figures.items() if (s, k) in nodes]:
-                    _, seat = figures.pop(slot)
-                    supply[seat] += 1
+                for node in [node for node in figures if node in nodes]:
+                    supply[figures.pop(node)] += 1
+            # §12.6: the fairy's follower has left; the fairy stays on its tile, next to nobody.
+            if self.fairy[1] >= 0 and self.fairy not in self.followers and self.fairy not in self.large:
+                self.fairy = (self.fairy[0], -1)
 
     def _score_placement(self) -> None:
         """§4.1 step 4: completed cities and roads through the new tile, completed cloisters around it. The
@@ -718,7 +788,7 @@ class CarcassonneState:
                     if complete:
                         touched.add(frozen)
             # §11.3: a seat winning the field with its pig in it scores 4 per city instead of 3.
-            pig_seats = {seat for slot, (k, seat) in self.pigs.items() if (slot, k) in nodes}
+            pig_seats = {seat for node, seat in self.pigs.items() if node in nodes}
             for seat in self._owners(nodes):
                 self.scores_[seat] += (4 if seat in pig_seats else 3) * len(touched)
         for g in range(len(GOODS)):
@@ -737,6 +807,8 @@ class CarcassonneState:
         features = game.tiles[self.board[slot][0]].features
         if not 0 <= k < len(features):
             return False
+        if game.princess_dragon and self._no_figure_slot(slot):
+            return False  # §12.2: nothing on a volcano tile
         seat = self.current
         kind = features[k].kind
         if figure == "follower":
@@ -773,10 +845,14 @@ class CarcassonneState:
             return [game.SELECT + t for t in range(self.game.T) if self.hands[self.current][t] > 0]
         if self.phase == "place":
             return self.placements(self.tile)
-        # follower: the blocks are in id order (§11.5), so the list is sorted
+        if self.phase == "dragon":
+            return [game.DR + d for d in self._dragon_steps()]
+        # follower: the blocks are in id order (§11.5, §12.8), so the list is sorted
         actions = [game.NO_FOLLOWER]
         for figure in FIGURES:
             actions += [self._figure_base(figure) + k for k in range(K) if self._figure_ok(figure, k)]
+        if game.princess_dragon:
+            actions += self._pd_actions()
         return actions
 
     def legal_actions_mask(self) -> np.ndarray:
@@ -853,19 +929,51 @@ class CarcassonneState:
             x, y, r = game.place_of(action)
             self.board.append((self.tile, x, y, r))
             self.cells[(x, y)] = len(self.board) - 1
+            if game.tiles[self.tile].volcano:
+                self.dragon = len(self.board) - 1  # §12.2: the dragon appears on the volcano at once
             self.tile = -1
             self.phase = "follower"
             self.again = self._continues_builder()
+        elif self.phase == "dragon":
+            self._dragon_step(action - game.DR)
+            if self._move_goes_on():
+                # §12.3: the next seat in turn chooses the next step.
+                self.current = (self.turn + len(self.dragon_visited) - 1) % game.players
+            else:
+                self._finish_turn()
         else:
-            if action != game.NO_FOLLOWER:
-                figure, k = self._figure_of(action)
-                figures, supply = self._figures(figure)
-                figures[len(self.board) - 1] = (k, self.current)
-                supply[self.current] -= 1
-            self._score_placement()
-            self._end_turn()
+            self._apply_follower_step(action)
+            self.turn = self.current
+            if game.tiles[self.board[-1][0]].dragon and self.dragon >= 0:
+                # §12.3: a dragon tile with the dragon on the board: the move comes before the scoring,
+                # and the placer chooses the first step.
+                self.dragon_visited = [self.dragon]
+                if self._move_goes_on():
+                    self.phase = "dragon"
+                    return
+            self._finish_turn()
 
-    def _figures(self, figure: str) -> tuple[dict[int, tuple[int, int]], list[int]]:
+    def _apply_follower_step(self, action: int) -> None:
+        """§11.4 and §12.4-§12.6: the one option of the follower step."""
+        if action == self.game.NO_FOLLOWER:
+            return
+        word, slot, k = self._pd_of(action)
+        if word in ("follower", "large"):  # the portal (§12.5)
+            figures, supply = self._figures(word)
+            figures[(slot, k)] = self.current
+            supply[self.current] -= 1
+        elif word == "princess":  # §12.4: the follower returns, then §12.7
+            self._remove_figure((slot, k))
+            self._return_orphans()
+        elif word == "fairy":  # §12.6
+            self.fairy = (slot, k)
+        else:
+            figure, k = self._figure_of(action)
+            figures, supply = self._figures(figure)
+            figures[(len(self.board) - 1, k)] = self.current
+            supply[self.current] -= 1
+
+    def _figures(self, figure: str) -> tuple[dict[Node, int], list[int]]:
         """A figure kind's board entries and supply."""
         return {
             "follower": (self.followers, self.supply),
@@ -889,11 +997,154 @@ class CarcassonneState:
         if not self.game.traders_builders or self.bonus:
             return False
         newest = len(self.board) - 1
-        for slot, (k, seat) in self.builders.items():
+        for (slot, k), seat in self.builders.items():
             if seat == self.current:
                 nodes, _ = self.component(slot, k)
                 return any(s == newest for s, _ in nodes)
         return False
+
+    # ----- The Princess and the Dragon (§12) -----
+
+    def _volcano_on_board(self) -> bool:
+        return any(self.game.tiles[t].volcano for t, _, _, _ in self.board)
+
+    def _no_figure_slot(self, slot: int) -> bool:
+        """§12.2: no figure is ever placed on a volcano tile, nor on the tile where the dragon stands."""
+        return self.game.tiles[self.board[slot][0]].volcano or slot == self.dragon
+
+    def _fairy_seat(self) -> int:
+        """The owner of the follower (normal or large) the fairy is next to, or -1 (§12.6)."""
+        if self.fairy[1] < 0:
+            return -1
+        if self.fairy in self.followers:
+            return self.followers[self.fairy]
+        return self.large.get(self.fairy, -1)
+
+    def _open_feature(self, slot: int, k: int) -> bool:
+        """§12.5: feature k of ``slot`` is not complete and its component holds no follower (normal or
+        large). A field is never complete; a cloister is complete with its 8 neighbours."""
+        kind = self.game.tiles[self.board[slot][0]].features[k].kind
+        if kind == "cloister":
+            return self._cloister_neighbours(slot) < 8 and not self._claimed({(slot, k)})
+        nodes, complete = self.component(slot, k)
+        return not complete and not self._claimed(nodes)
+
+    def _portal_ok(self, figure: str, slot: int, k: int) -> bool:
+        """§12.5: a follower (or large follower) from the supply through the portal of the tile just placed,
+        on a free, incomplete feature of an earlier tile that is neither a volcano nor the dragon's tile."""
+        game = self.game
+        newest = len(self.board) - 1
+        if not game.princess_dragon or self.phase != "follower":
+            return False
+        if not game.tiles[self.board[newest][0]].portal:
+            return False
+        if not 0 <= slot < newest or not 0 <= k < len(game.tiles[self.board[slot][0]].features):
+            return False
+        if figure == "follower" and self.supply[self.current] == 0:
+            return False
+        if figure == "large" and (not game.inns_cathedrals or self.large_supply[self.current] == 0):
+            return False
+        return not self._no_figure_slot(slot) and self._open_feature(slot, k)
+
+    def _princess_targets(self) -> list[Node]:
+        """§12.4: the followers (normal or large, any seat's) in the city of a princess segment of the tile
+        just placed, as joined by this placement."""
+        newest = len(self.board) - 1
+        targets: set[Node] = set()
+        for k, feat in enumerate(self.game.tiles[self.board[newest][0]].features):
+            if feat.kind == "city" and feat.princess:
+                nodes, _ = self.component(newest, k)
+                targets |= {node for node in nodes if node in self.followers or node in self.large}
+        return sorted(targets)
+
+    def _fairy_targets(self) -> list[Node]:
+        """§12.6: next to any follower (normal or large) of the seat, except the one the fairy is next to."""
+        seat = self.current
+        nodes = [node for node, owner in self.followers.items() if owner == seat]
+        nodes += [node for node, owner in self.large.items() if owner == seat]
+        return sorted(node for node in nodes if node != self.fairy)
+
+    def _dragon_steps(self) -> list[int]:
+        """§12.3: the directions to an orthogonally adjacent tile not yet visited in this move and without
+        the fairy."""
+        _, x, y, _ = self.board[self.dragon]
+        steps = []
+        for d in range(4):
+            slot = self.cells.get((x + DX[d], y + DY[d]))
+            if slot is not None and slot not in self.dragon_visited and slot != self.fairy[0]:
+                steps.append(d)
+        return steps
+
+    def _pd_actions(self) -> list[int]:
+        """The P&D options of the follower step (§12.4-§12.6), in id order."""
+        game = self.game
+        actions = []
+        newest = len(self.board) - 1
+        if game.tiles[self.board[newest][0]].portal:
+            for figure, base in (("follower", game.PF), ("large", game.PL)):
+                if base < 0:
+                    continue
+                for slot in range(newest):
+                    for k in range(len(game.tiles[self.board[slot][0]].features)):
+                        if self._portal_ok(figure, slot, k):
+                            actions.append(base + slot * K + k)
+        actions += [game.PR + slot * K + k for slot, k in self._princess_targets()]
+        actions += [game.FA + slot * K + k for slot, k in self._fairy_targets()]
+        return actions
+
+    def _pd_of(self, action: int) -> tuple[str, int, int]:
+        """(word, slot, feature) of a P&D id of §12.8 (word follower, large, princess or fairy), or
+        ("dragon", d, -1); ("", -1, -1) for any other id."""
+        game = self.game
+        if not game.princess_dragon or action < game.PF:
+            return "", -1, -1
+        if action >= game.DR:
+            return "dragon", action - game.DR, -1
+        blocks = (("fairy", game.FA), ("princess", game.PR), ("large", game.PL), ("follower", game.PF))
+        for word, base in blocks:
+            if 0 <= base <= action:
+                slot, k = divmod(action - base, K)
+                return word, slot, k
+        return "", -1, -1
+
+    def _remove_figure(self, node: Node) -> None:
+        """A figure leaves the board without scoring (the dragon, the princess): back to its owner."""
+        for figure in FIGURES:
+            figures, supply = self._figures(figure)
+            if node in figures:
+                supply[figures.pop(node)] += 1
+        if self.fairy == node:
+            self.fairy = (node[0], -1)  # §12.6: the fairy stays on the tile, next to nobody
+
+    def _return_orphans(self) -> None:
+        """§12.7: a builder or pig whose component no longer holds a follower of its owner returns."""
+        for figures, supply in ((self.builders, self.builder_supply), (self.pigs, self.pig_supply)):
+            for node in sorted(figures):
+                nodes, _ = self.component(*node)
+                if not self._has_follower_of(nodes, figures[node]):
+                    supply[figures.pop(node)] += 1
+
+    def _dragon_step(self, d: int) -> None:
+        """§12.3: the dragon enters the neighbouring tile in direction d; every figure on it returns."""
+        _, x, y, _ = self.board[self.dragon]
+        slot = self.cells[(x + DX[d], y + DY[d])]
+        self.dragon = slot
+        self.dragon_visited.append(slot)
+        for node in sorted(set(self.followers) | set(self.large) | set(self.builders) | set(self.pigs)):
+            if node[0] == slot:
+                self._remove_figure(node)
+        self._return_orphans()
+
+    def _move_goes_on(self) -> bool:
+        """The dragon's move asks for another step: fewer than 6 made and a legal step left (§12.3)."""
+        return len(self.dragon_visited) - 1 < DRAGON_STEPS and bool(self._dragon_steps())
+
+    def _finish_turn(self) -> None:
+        """§4.1 steps 4-5: the scoring of the placement, then the next turn."""
+        self.dragon_visited = []
+        self.current = self.turn
+        self._score_placement()
+        self._end_turn()
 
     def _check_hand(self) -> None:
         """§4.3: set aside the unplaceable tiles of the hand and draw replacements, then select."""
@@ -942,7 +1193,7 @@ class CarcassonneState:
                 self.bonus = True
                 self._begin_turn(self.current)
             else:
-                self._begin_turn((self.current + 1) % n)
+                self._new_turn((self.current + 1) % n)
             return
         if sum(self.pile) == 0 and not any(any(hand) for hand in self.hands):
             self._end_game()
@@ -956,7 +1207,14 @@ class CarcassonneState:
         nxt = (self.current + 1) % n
         while sum(self.pile) == 0 and not any(self.hands[nxt]):
             nxt = (nxt + 1) % n
-        self._begin_turn(nxt)
+        self._new_turn(nxt)
+
+    def _new_turn(self, seat: int) -> None:
+        """The turn passes to another seat. §12.6: if the fairy is next to a follower of that seat, it
+        scores 1 as its turn begins (not at a second tile, which is the same turn)."""
+        if self._fairy_seat() == seat:
+            self.scores_[seat] += FAIRY_TURN_POINTS
+        self._begin_turn(seat)
 
     def _end_game(self) -> None:
         self.tile = -1
@@ -1008,6 +1266,10 @@ class CarcassonneState:
             goods=[list(tokens) for tokens in self.goods],
             bonus=self.bonus,
             again=self.again,
+            dragon=self.dragon,
+            dragon_visited=list(self.dragon_visited),
+            fairy=self.fairy,
+            turn=self.turn,
         )
 
     # ----- hidden information (§8) -----
@@ -1057,12 +1319,21 @@ class CarcassonneState:
             if s != p:
                 for t in self.game.land:
                     pool[t] += self.hands[s][t]
+        # §12.9: while no volcano is on the board the dragon types stay out of the pool (in the new pile).
+        held = [0] * self.game.T
+        if self.game.princess_dragon and not self._volcano_on_board():
+            for t in self.game.dragon_types:
+                held[t], pool[t] = pool[t], 0
         for s in range(self.game.players):
             if s == p:
                 continue
             size = sum(self.hands[s])
             new_hand = [0] * self.game.T
             for _ in range(size):
+                if sum(pool) == 0:
+                    # READING: only dragon tiles are left unseen (a hand took one when only dragon tiles
+                    # remained, §12.1): they are drawn then, as the game's own draw does.
+                    pool, held = held, [0] * self.game.T
                 r = int(below(sum(pool)))
                 running = 0
                 for t in range(self.game.T):
@@ -1072,6 +1343,7 @@ class CarcassonneState:
                         pool[t] -= 1
                         break
             twin.hands[s] = new_hand
+        pool = [pool[t] + held[t] for t in range(self.game.T)]
         for t in self.game.land:
             twin.pile[t] = pool[t]
         return twin
@@ -1085,19 +1357,40 @@ class CarcassonneState:
         An inner farm (a field on no edge half, §2) has no ``<where>`` to name: like a cloister it is written
         without one (``follower field``, §11.5). A builder or pig id on a feature of the tile it may not take
         is named like a follower's (``pig road E``, §11.5)."""
-        if self.phase == "follower" and k < len(self.game.tiles[self.board[-1][0]].features):
-            t, _, _, r = self.board[-1]
-            feat = self.game.tiles[t].features[k]
-            geo = self.game.geo(t, r)
-            if feat.kind == "cloister":
-                return f"{figure} cloister"
-            if feat.kind == "field" and not geo.feature_halves[k]:
-                return f"{figure} field"
-            if feat.kind == "field":
-                return f"{figure} field {HALF_NAMES[geo.feature_halves[k][0]]}"
-            if feat.kind in ("city", "road"):
-                return f"{figure} {feat.kind} {EDGE_NAMES[geo.feature_edges[k][0]]}"
+        if self.phase == "follower":
+            named = self._feature_text(len(self.board) - 1, k)
+            if named is not None:
+                return f"{figure} {named}"
         return f"{figure} #{k}"
+
+    def _feature_text(self, slot: int, k: int) -> str | None:
+        """``<kind> <where>`` of feature k of the tile in ``slot`` (§7: its first board edge or half after
+        rotation; none for a cloister or an inner farm), or None when there is no such feature."""
+        if not 0 <= slot < len(self.board):
+            return None
+        t, _, _, r = self.board[slot]
+        if not 0 <= k < len(self.game.tiles[t].features):
+            return None
+        feat = self.game.tiles[t].features[k]
+        geo = self.game.geo(t, r)
+        if feat.kind == "cloister":
+            return "cloister"
+        if feat.kind == "field" and not geo.feature_halves[k]:
+            return "field"
+        if feat.kind == "field":
+            return f"field {HALF_NAMES[geo.feature_halves[k][0]]}"
+        return f"{feat.kind} {EDGE_NAMES[geo.feature_edges[k][0]]}"
+
+    def _pd_text(self, word: str, slot: int, k: int) -> str:
+        """§12.8: ``<word> <x>,<y> <kind> <where>``, or ``<word> @<s> #<k>`` when slot s holds no tile or
+        k is not one of its features, and for a portal id on the tile just placed in phase follower (that
+        text would read as the ordinary id)."""
+        named = self._feature_text(slot, k)
+        newest = self.phase == "follower" and slot == len(self.board) - 1
+        if named is None or (word in ("follower", "large") and newest):
+            return f"{word} @{slot} #{k}"
+        _, x, y, _ = self.board[slot]
+        return f"{word} {x},{y} {named}"
 
     def action_to_string(self, action: object) -> str:
         game = self.game
@@ -1122,6 +1415,11 @@ class CarcassonneState:
             return self._figure_text("follower", value - game.FOLLOWER)
         if value < game.SELECT + game.T:
             return f"tile {self.game.tile_names[value - game.SELECT]}"
+        word, slot, k = self._pd_of(value)
+        if word == "dragon":
+            return f"dragon {EDGE_NAMES[slot]}"
+        if word:
+            return self._pd_text(word, slot, k)
         figure, k = self._figure_of(value)
         return self._figure_text(figure, k)
 
@@ -1147,6 +1445,10 @@ class CarcassonneState:
             return game.place_id(int(xs), int(ys), ("0", "90", "180", "270").index(match.group(3)))
         if key == "no follower":
             return game.NO_FOLLOWER
+        if game.princess_dragon:
+            pd = self._read_pd(key)
+            if pd is not None:
+                return pd
         # §7, §11.5: a figure's texts; ``large`` only with Inns & Cathedrals, ``builder`` and ``pig`` only
         # with Traders & Builders.
         match = re.fullmatch(r"(follower|large|builder|pig) (.*)", key)
@@ -1167,15 +1469,49 @@ class CarcassonneState:
             return game.SELECT + names[key[5:]]
         raise bad
 
-    def _feature_named(self, text: str) -> int | None:
-        """The feature of the tile just placed that ``<kind> [<where>]`` names (any of its board edges or
-        halves, §7), in the follower phase only; None when there is none."""
+    def _read_pd(self, key: str) -> int | None:
+        """§12.8: the P&D texts (``key`` already folded), in any phase; None when ``key`` is none of them.
+        Coordinates with no tile, or no such feature there, are an ``InvalidNotationError``."""
+        game = self.game
+        bad = InvalidNotationError(f"{GAME_NAME}: cannot parse action {key!r}")
+        match = re.fullmatch(r"dragon (n|e|s|w)", key)
+        if match:
+            return game.DR + "nesw".index(match.group(1))
+        words = "follower|large|princess|fairy" if game.inns_cathedrals else "follower|princess|fairy"
+        match = re.fullmatch(rf"({words}) @([+-]?[0-9]+) #([+-]?[0-9]+)", key)
+        if match:
+            word, ss, ks = match.groups()
+            if len(ss) > 12 or len(ks) > 4 or not 0 <= int(ss) < game.S or not 0 <= int(ks) < K:
+                raise bad
+            return self._pd_base(word) + int(ss) * K + int(ks)
+        match = re.fullmatch(rf"({words}) ([+-]?[0-9]+) ?, ?([+-]?[0-9]+) (.*)", key)
+        if not match:
+            return None
+        word, xs, ys, rest = match.groups()
+        if len(xs) > 12 or len(ys) > 12:
+            raise bad
+        slot = self.cells.get((int(xs), int(ys)))
+        k = None if slot is None else self._feature_named(rest, slot)
+        if slot is None or k is None:
+            raise bad
+        if word in ("follower", "large") and self.phase == "follower" and slot == len(self.board) - 1:
+            return self._figure_base(word) + k  # the tile just placed: the ordinary id (§7, §11.5)
+        return self._pd_base(word) + slot * K + k
+
+    def _pd_base(self, word: str) -> int:
+        game = self.game
+        return {"follower": game.PF, "large": game.PL, "princess": game.PR, "fairy": game.FA}[word]
+
+    def _feature_named(self, text: str, slot: int | None = None) -> int | None:
+        """The feature of the tile in ``slot`` that ``<kind> [<where>]`` names (any of its board edges or
+        halves, §7); without ``slot`` the tile just placed, in the follower phase only. None when there is
+        none."""
         match = re.fullmatch(r"(city|road|field|cloister)(?: ([a-z]+))?", text)
-        if not match or self.phase != "follower":
+        if not match or (slot is None and self.phase != "follower"):
             return None
         kind, where = match.group(1), match.group(2)
         where = where.upper() if where is not None else None
-        t, _, _, r = self.board[-1]
+        t, _, _, r = self.board[-1 if slot is None else slot]
         geo = self.game.geo(t, r)
         for k, feat in enumerate(self.game.tiles[t].features):
             if feat.kind != kind:
@@ -1218,20 +1554,36 @@ class CarcassonneState:
             flag += 1
         if game.traders_builders:
             flags["builder"], flags["pig"] = flag, flag + 1
+            flag += 2
+        # §12.9: every figure, by (slot, feature); a slot's row describes its lowest one, the others are
+        # the extra figures of the global table.
+        all_figures = sorted(
+            (slot, k, figure, seat)
+            for figure in FIGURES
+            for (slot, k), seat in self._figures(figure)[0].items()
+        )
+        extras: list[tuple[int, int, str, int]] = []
+        described: set[int] = set()
+        for slot, k, figure, seat in all_figures:
+            if slot in described:
+                extras.append((slot, k, figure, seat))
+                continue
+            described.add(slot)
+            row = board[slot]
+            # The feature and owner one-hots describe every figure (§11.6).
+            row[7 + T + k] = 1
+            row[7 + T + K + rel(seat)] = 1
+            if figure in flags:
+                row[flags[figure]] = 1
         for slot, (t, x, y, r) in enumerate(self.board):
             row = board[slot]
             row[0], row[1], row[2] = 1, x, y
             row[3 + t] = 1
             row[3 + T + r] = 1
-            for figure in FIGURES:
-                figures, _ = self._figures(figure)
-                if slot in figures:
-                    # The feature and owner one-hots describe every figure (§11.6).
-                    k, seat = figures[slot]
-                    row[7 + T + k] = 1
-                    row[7 + T + K + rel(seat)] = 1
-                    if figure in flags:
-                        row[flags[figure]] = 1
+            if game.princess_dragon:
+                row[flag] = 1 if self.dragon == slot else 0
+                row[flag + 1] = 1 if self.fairy[0] == slot else 0
+                row[flag + 2] = 1 if self.phase == "dragon" and slot in self.dragon_visited else 0
         values: list[float] = []
         values.extend(self.scores_[(p + i) % n] for i in range(n))
         values.extend(self.supply[(p + i) % n] for i in range(n))
@@ -1254,6 +1606,24 @@ class CarcassonneState:
                 values.extend(self.goods[(p + i) % n])
             values.append(1.0 if self.bonus else 0.0)
             values.append(1.0 if self.again else 0.0)
+        if game.princess_dragon:
+            in_move = self.phase == "dragon"
+            values.append(1.0 if in_move else 0.0)
+            values.append(float(DRAGON_STEPS - (len(self.dragon_visited) - 1)) if in_move else 0.0)
+            values.append(1.0 if self._volcano_on_board() else 0.0)
+            turn = [0.0] * n
+            if self.current_player() >= 0:
+                turn[rel(self.turn if in_move else self.current)] = 1
+            values.extend(turn)
+            values.extend(1.0 if self.fairy[1] == k else 0.0 for k in range(K))
+            for i in range(EXTRA_FIGURES):
+                entry = [0.0] * (3 + K + n)
+                if i < len(extras):
+                    slot, k, figure, seat = extras[i]
+                    entry[0], entry[1], entry[2] = 1, slot, 1 if figure == "large" else 0
+                    entry[3 + k] = 1
+                    entry[3 + K + rel(seat)] = 1
+                values.extend(entry)
         return np.concatenate([board.reshape(-1), np.asarray(values, dtype=np.float32)])
 
     def observation_string(self, player: object) -> str:
@@ -1278,14 +1648,23 @@ class CarcassonneState:
                 lines.append("a second tile follows this turn")
         if self.phase == "place":
             lines.append(f"tile to place: {self.game.tile_names[self.tile]}")
+        if self.phase == "dragon":
+            lines.append(
+                f"the dragon's move of seat {self.turn}'s turn: visited slots "
+                + " ".join(map(str, self.dragon_visited))
+            )
         for slot, (t, x, y, r) in enumerate(self.board):
             text = f"  {slot}: {self.game.tile_names[t]} at {x},{y} {ROTATION_NAMES[r]}"
             for figure in FIGURES:
                 figures, _ = self._figures(figure)
-                if slot in figures:
-                    k, seat = figures[slot]
-                    kind = self.game.tiles[t].features[k].kind
-                    text += f", {_FIGURE_WORDS[figure]} of seat {seat} on #{k} ({kind})"
+                for (s, k), seat in sorted(figures.items()):
+                    if s == slot:
+                        kind = self.game.tiles[t].features[k].kind
+                        text += f", {_FIGURE_WORDS[figure]} of seat {seat} on #{k} ({kind})"
+            if self.dragon == slot:
+                text += ", the dragon"
+            if self.fairy[0] == slot:
+                text += ", the fairy" + (f" next to #{self.fairy[1]}" if self.fairy[1] >= 0 else "")
             lines.append(text)
         if self.game.strategic:
             lines.append("hand sizes " + " ".join(str(sum(h)) for h in self.hands))
@@ -1306,7 +1685,7 @@ class CarcassonneState:
         obj: dict[str, object] = {
             "board": [list(entry) for entry in self.board],
             "current": self.current,
-            "followers": [[slot, k, seat] for slot, (k, seat) in sorted(self.followers.items())],
+            "followers": [[slot, k, seat] for (slot, k), seat in sorted(self.followers.items())],
             "game": GAME_NAME,
             "hands": [list(h) for h in self.hands],
             "history": list(self.actions),
@@ -1322,16 +1701,22 @@ class CarcassonneState:
         }
         # §11.7: each expansion's keys, present exactly when it is enabled.
         if self.game.inns_cathedrals:
-            obj["large"] = [[slot, k, seat] for slot, (k, seat) in sorted(self.large.items())]
+            obj["large"] = [[slot, k, seat] for (slot, k), seat in sorted(self.large.items())]
             obj["large_supply"] = list(self.large_supply)
         if self.game.traders_builders:
-            obj["builders"] = [[slot, k, seat] for slot, (k, seat) in sorted(self.builders.items())]
-            obj["pigs"] = [[slot, k, seat] for slot, (k, seat) in sorted(self.pigs.items())]
+            obj["builders"] = [[slot, k, seat] for (slot, k), seat in sorted(self.builders.items())]
+            obj["pigs"] = [[slot, k, seat] for (slot, k), seat in sorted(self.pigs.items())]
             obj["builder_supply"] = list(self.builder_supply)
             obj["pig_supply"] = list(self.pig_supply)
             obj["goods"] = [list(tokens) for tokens in self.goods]
             obj["bonus"] = self.bonus
             obj["again"] = self.again
+        # §12.10: the P&D keys, present exactly when it is enabled.
+        if self.game.princess_dragon:
+            obj["dragon"] = self.dragon
+            obj["dragon_visited"] = list(self.dragon_visited) if self.phase == "dragon" else []
+            obj["fairy"] = list(self.fairy)
+            obj["turn"] = self.turn if self.phase == "dragon" else self.current
         return obj
 
     def serialize(self) -> str:
@@ -1397,6 +1782,7 @@ _KEYS = frozenset(
 # §11.7: the expansions' keys, present exactly when the expansion is enabled.
 _LARGE_KEYS = frozenset({"large", "large_supply"})
 _TRADERS_KEYS = frozenset({"builders", "pigs", "builder_supply", "pig_supply", "goods", "bonus", "again"})
+_PD_KEYS = frozenset({"dragon", "dragon_visited", "fairy", "turn"})  # §12.10
 
 
 _no_duplicate_keys = no_duplicate_keys(f"{GAME_NAME}: bad serialized state: ")
@@ -1424,23 +1810,25 @@ def _get_int(obj: dict[str, object], key: str, low: int, high: int) -> int:
     return value
 
 
-def _read_figures(state: CarcassonneState, value: object, what: str) -> dict[int, tuple[int, int]]:
-    """A list of ``[slot, k, seat]``: slots ascending on the board, k a feature of that tile's type, the seat
-    in range (§9, §11.7)."""
+def _read_figures(state: CarcassonneState, value: object, what: str) -> dict[Node, int]:
+    """A list of ``[slot, k, seat]``: slots ascending on the board (with P&D (slot, k) ascending, §12.10),
+    k a feature of that tile's type, the seat in range (§9, §11.7)."""
     if not isinstance(value, list):
         raise _bad(f"the {what} list must be a list")
-    figures: dict[int, tuple[int, int]] = {}
-    last = -1
+    figures: dict[Node, int] = {}
+    last = (-1, K)
     for entry in value:
         slot, k, seat = _int_list(entry, 3, f"a {what}")
-        if not last < slot < len(state.board):
-            raise _bad(f"{what} slot {slot} out of range or not ascending")
-        last = slot
+        if not 0 <= slot < len(state.board):
+            raise _bad(f"{what} slot {slot} out of range")
         if not 0 <= k < len(state.game.tiles[state.board[slot][0]].features):
             raise _bad(f"{what} feature {k} is not a feature of tile {slot}")
+        if not (last < (slot, k) if state.game.princess_dragon else last[0] < slot):
+            raise _bad(f"{what} {slot},{k} not ascending (or twice on a tile)")
+        last = (slot, k)
         if not 0 <= seat < state.game.players:
             raise _bad(f"{what} seat {seat} out of range")
-        figures[slot] = (k, seat)
+        figures[(slot, k)] = seat
     return figures
 
 
@@ -1462,15 +1850,13 @@ def _on_completed(state: CarcassonneState, slot: int, k: int, pending: bool) -> 
     return False
 
 
-def _check_supply(
-    supply: list[int], figures: dict[int, tuple[int, int]], each: int, what: str, n: int
-) -> None:
+def _check_supply(supply: list[int], figures: dict[Node, int], each: int, what: str, n: int) -> None:
     """Each seat has ``each`` figures of a kind: those on the board and its supply.
 
     READING (§11.7): more figures of a kind on the board than a seat has is refused for the large follower,
     the builder and the pig as §9 refuses an eighth follower (their supply would have to be negative)."""
     on_board = [0] * n
-    for _, seat in figures.values():
+    for seat in figures.values():
         on_board[seat] += 1
     for s in range(n):
         if on_board[s] > each:
@@ -1492,6 +1878,7 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         raise _bad("the state must be a JSON object")
     keys = _KEYS | (_LARGE_KEYS if game.inns_cathedrals else frozenset())
     keys |= _TRADERS_KEYS if game.traders_builders else frozenset()
+    keys |= _PD_KEYS if game.princess_dragon else frozenset()
     if obj.keys() != keys:
         raise _bad(f"keys missing {sorted(keys - obj.keys())} or extra {sorted(obj.keys() - keys)}")
     if obj["game"] != GAME_NAME:
@@ -1510,8 +1897,9 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
     tile = _get_int(obj, "tile", -1, game.T - 1)
     to_draw = _get_int(obj, "to_draw", 0, 4)
     phase = obj["phase"]
-    if not isinstance(phase, str) or phase not in PHASES:
-        raise _bad(f"phase {phase!r} is not one of {PHASES}")
+    phases = PHASES + (("dragon",) if game.princess_dragon else ())  # §12.10: phase dragon with P&D only
+    if not isinstance(phase, str) or phase not in phases:
+        raise _bad(f"phase {phase!r} is not one of {phases}")
     pile = _int_list(obj["pile"], game.T, "pile")
     set_aside = _int_list(obj["set_aside"], game.T, "set_aside")
     scores = _int_list(obj["scores"], n, "scores")
@@ -1568,32 +1956,46 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         state.board.append((t, x, y, r))
         state.cells[(x, y)] = index
 
-    # Figures (§9, §11.7).
-    pending = phase == "follower"
+    if game.princess_dragon:
+        _read_dragon(state, obj)
+
+    # Figures (§9, §11.7, §12.10).
+    # READING: in phase dragon the tile just placed is not scored yet either (§12.3: the move comes before
+    # the scoring), so the features it completes may still hold figures, as in phase follower.
+    pending = phase in ("follower", "dragon")
     followers = _read_figures(state, obj["followers"], "follower")
     large = _read_figures(state, obj["large"], "large follower") if game.inns_cathedrals else {}
     builders = _read_figures(state, obj["builders"], "builder") if game.traders_builders else {}
     pigs = _read_figures(state, obj["pigs"], "pig") if game.traders_builders else {}
-    taken: set[int] = set()
+    taken: set[Node] = set()
     for figures in (followers, large, builders, pigs):
-        for slot in figures:
-            if slot in taken:
+        for slot, k in figures:
+            if (slot, k) in taken:
+                raise _bad(f"two figures on feature {k} of tile {slot}")
+            if not game.princess_dragon and any(s == slot for s, _ in taken):
                 raise _bad(f"tile {slot} holds two figures")
-            taken.add(slot)
+            taken.add((slot, k))
+    if game.princess_dragon:
+        extra = len(taken) - len({slot for slot, _ in taken})
+        if extra > EXTRA_FIGURES:
+            raise _bad(f"{extra} extra figures (tiles holding a second figure), more than {EXTRA_FIGURES}")
+        for slot, _ in taken:
+            if state._no_figure_slot(slot):
+                raise _bad(f"a figure on tile {slot}, a volcano tile or the dragon's tile (§12.2)")
     for what, figures in (("follower", followers), ("large follower", large), ("builder", builders)):
-        for slot, (k, _) in figures.items():
+        for slot, k in figures:
             kind = game.tiles[state.board[slot][0]].features[k].kind
             if what == "builder" and kind not in ("city", "road"):
                 raise _bad(f"a builder on a {kind} (tile {slot}), not a road or city")
             if _on_completed(state, slot, k, pending):
                 raise _bad(f"a {what} on a completed {kind} (tile {slot})")
-    for slot, (k, _) in pigs.items():
+    for slot, k in pigs:
         kind = game.tiles[state.board[slot][0]].features[k].kind
         if kind != "field":
             raise _bad(f"a pig on a {kind} (tile {slot}), not a field")
     state.followers, state.large, state.builders, state.pigs = followers, large, builders, pigs
     for what, figures in (("builder", builders), ("pig", pigs)):
-        for slot, (k, seat) in figures.items():
+        for (slot, k), seat in figures.items():
             nodes, _ = state.component(slot, k)
             if not state._has_follower_of(nodes, seat):
                 raise _bad(f"the {what} of seat {seat} (tile {slot}) is with no follower of its seat")
@@ -1628,8 +2030,9 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
             if not isinstance(obj[key], bool):
                 raise _bad(f"{key} must be a bool, got {obj[key]!r}")
         state.bonus, state.again = bool(obj["bonus"]), bool(obj["again"])
-        if state.again and (phase != "follower" or state.bonus):
-            raise _bad("again is set outside the follower phase, or during a second tile")
+        # §12.10: a second tile earned by a dragon tile is still pending during the dragon's move.
+        if state.again and (phase not in ("follower", "dragon") or state.bonus):
+            raise _bad("again is set outside the follower and dragon phases, or during a second tile")
         if state.bonus and phase in ("deal", "over"):
             raise _bad(f"bonus is set in phase {phase}")
     else:
@@ -1674,7 +2077,63 @@ def _deserialize(game: CarcassonneGame, text: object) -> CarcassonneState:
         raise _bad("the follower phase with only the first tile on the board")
     if phase == "over" and (any(pile) or any(any(h) for h in hands)):
         raise _bad("the game is over with tiles left in the pile or a hand")
+    if game.princess_dragon:
+        _check_fairy_and_move(state, obj)
     return state
+
+
+def _read_dragon(state: CarcassonneState, obj: dict[str, object]) -> None:
+    """§12.10 ``dragon``: -1 exactly when no volcano tile is on the board, else a slot."""
+    dragon = _get_int(obj, "dragon", -1, len(state.board) - 1)
+    if (dragon == -1) != (not state._volcano_on_board()):
+        raise _bad("the dragon must be on the board exactly when a volcano tile is (§12.2)")
+    state.dragon = dragon
+
+
+def _check_fairy_and_move(state: CarcassonneState, obj: dict[str, object]) -> None:
+    """§12.10: ``fairy``, ``turn`` and ``dragon_visited``, once the figures and the phase are read."""
+    game = state.game
+    n = game.players
+    fairy = _int_list(obj["fairy"], 2, "fairy")
+    slot, k = fairy
+    if not -1 <= slot < len(state.board):
+        raise _bad(f"the fairy's slot {slot} is out of range")
+    if slot == -1 and k != -1:
+        raise _bad("the fairy is next to a follower on no slot")
+    if slot >= 0 and k != -1 and (slot, k) not in state.followers and (slot, k) not in state.large:
+        raise _bad(f"the fairy is next to feature {k} of tile {slot}, which holds no follower")
+    if slot >= 0 and slot == state.dragon:
+        raise _bad("the fairy is on the dragon's tile")
+    state.fairy = (slot, k)
+    state.turn = _get_int(obj, "turn", 0, n - 1)
+    visited = _int_list(obj["dragon_visited"], None, "dragon_visited")
+    if state.phase != "dragon":
+        if state.turn != state.current:
+            raise _bad("turn is not current outside phase dragon")
+        if visited:
+            raise _bad("dragon_visited is not empty outside phase dragon")
+        return
+    if not game.tiles[state.board[-1][0]].dragon:
+        raise _bad("phase dragon when the last tile placed is not a dragon tile")
+    # READING: "longer than 6 steps (7 entries)": a move of 6 steps has ended, so phase dragon holds at most
+    # 6 entries (5 steps made, one left).
+    if not visited or len(visited) > DRAGON_STEPS:
+        raise _bad(f"dragon_visited must hold 1..{DRAGON_STEPS} slots in phase dragon")
+    if len(set(visited)) != len(visited) or any(not 0 <= s < len(state.board) for s in visited):
+        raise _bad("dragon_visited holds a slot twice or out of range")
+    for a, b in zip(visited, visited[1:], strict=False):
+        (_, ax, ay, _), (_, bx, by, _) = state.board[a], state.board[b]
+        if abs(ax - bx) + abs(ay - by) != 1:
+            raise _bad("dragon_visited is not a chain of orthogonal neighbours")
+    if visited[-1] != state.dragon:
+        raise _bad("dragon_visited does not end at the dragon's slot")
+    if state.fairy[0] in visited:
+        raise _bad("dragon_visited goes through the fairy's slot")
+    state.dragon_visited = visited
+    if not state._dragon_steps():
+        raise _bad("phase dragon with no legal step left (the move would have ended)")
+    if state.current != (state.turn + len(visited) - 1) % n:
+        raise _bad("current is not the seat choosing the next step: (turn + steps made) mod n")
 
 
 __all__ = ["TILE_NAMES", "TILES", "CarcassonneGame", "CarcassonneState", "placed"]
