@@ -350,14 +350,14 @@ def test_the_fairy_scores_3_in_play_without_the_majority_then_is_next_to_nobody(
     assert "fairy" in state.observation_string(0)
 
 
-def test_the_fairy_scores_nothing_at_the_final_scoring() -> None:
+def test_the_fairy_scores_at_the_final_scoring_too() -> None:
     g = game(**PD)
     state = road_line(g, 0, B=1)
     follow(state, 0, 0, 0)
     state.fairy = (0, 0)
     draw(state, "B")
     play(state, "place 0,-1 r0", "no follower")
-    assert state.is_terminal() and state.scores_ == [1, 0]  # D's unfinished city: 1, no fairy bonus
+    assert state.is_terminal() and state.scores_ == [1 + 3, 0]  # D's unfinished city: 1, and the fairy's 3
 
 
 def test_the_fairy_protects_its_tile_from_the_dragon() -> None:

@@ -1,8 +1,9 @@
-"""Carcassonne for Python users: tile ids and names, and action ids (docs/rules/carcassonne.md §2, §7, §11, §12).
+"""Carcassonne for Python users: tile ids and names, and action ids (docs/rules/carcassonne.md §2, §7, §11,
+§12).
 
 A game's tile types depend on its expansions (§2): the base letters and the river tiles always, then the
-Inns & Cathedrals, Traders & Builders and Princess & Dragon types when enabled. ``TILE_NAMES`` / ``TILE_IDS`` / ``T``
-are the base game's (no expansion); ``tile_names(game)`` gives any game's.
+Inns & Cathedrals, Traders & Builders and Princess & Dragon types when enabled. ``TILE_NAMES`` /
+``TILE_IDS`` / ``T`` are the base game's (no expansion); ``tile_names(game)`` gives any game's.
 """
 
 from __future__ import annotations
@@ -187,5 +188,10 @@ VARIANTS: dict[str, dict[str, object]] = {
     "traders_builders": {"traders_builders": True},
     "expansions": {"inns_cathedrals": True, "traders_builders": True, "players": 4},
     "princess_dragon": {"princess_dragon": True},
-    "all_expansions": {"inns_cathedrals": True, "traders_builders": True, "princess_dragon": True, "players": 3},
+    "all_expansions": {
+        "inns_cathedrals": True,
+        "traders_builders": True,
+        "princess_dragon": True,
+        "players": 3,
+    },
 }

@@ -49,7 +49,7 @@ MAX_SCORE = 100000
 DRAGON_STEPS = 6  # §12.3: the dragon makes up to 6 steps per move
 EXTRA_FIGURES = 6  # §12.9: the observation's table of extra figures (one per portal tile at most)
 FAIRY_TURN_POINTS = 1  # §12.6: at the start of the turn of the fairy's follower's owner
-FAIRY_SCORE_POINTS = 3  # §12.6: when the fairy's follower's feature is scored during play
+FAIRY_SCORE_POINTS = 3  # §12.6: when the fairy's follower's feature is scored (the final scoring too)
 PHASES = ("deal", "draw", "select", "place", "follower", "over")
 EDGE_NAMES = ("N", "E", "S", "W")
 HALF_NAMES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
@@ -706,14 +706,8 @@ class CarcassonneState:
     def _award(self, nodes: set[Node], points: int, release: bool) -> None:
         for seat in self._owners(nodes):
             self.scores_[seat] += points
+        self._fairy_bonus(nodes)
         if release:
-            # §12.6: a feature scored during play (release is true exactly then) holding the follower the
-            # fairy is next to gives that follower's owner 3 more, majority or not.
-            # READING: a completed feature is "scored" whenever it holds followers, so the fairy's follower
-            # in it always gives the 3 (its owner may still lose the majority and get nothing else).
-            fairy_seat = self._fairy_seat()
-            if fairy_seat >= 0 and self.fairy in nodes:
-                self.scores_[fairy_seat] += FAIRY_SCORE_POINTS
             # A completed feature: its followers and builders go back to their owners (§4.1 step 4, §11.3).
             for figures, supply in (
                 (self.followers, self.supply),
@@ -725,6 +719,15 @@ class CarcassonneState:
             # §12.6: the fairy's follower has left; the fairy stays on its tile, next to nobody.
             if self.fairy[1] >= 0 and self.fairy not in self.followers and self.fairy not in self.large:
                 self.fairy = (self.fairy[0], -1)
+
+    def _fairy_bonus(self, nodes: set[Node]) -> None:
+        """§12.6: a feature scored (during play or in the final scoring) holding the follower the fairy is
+        next to gives that follower's owner 3 more, majority or not.
+        READING: a feature is "scored" whenever it holds followers, so the fairy's follower in it always
+        gives the 3 (its owner may still lose the majority and get nothing else)."""
+        fairy_seat = self._fairy_seat()
+        if fairy_seat >= 0 and self.fairy in nodes:
+            self.scores_[fairy_seat] += FAIRY_SCORE_POINTS
 
     def _score_placement(self) -> None:
         """§4.1 step 4: completed cities and roads through the new tile, completed cloisters around it. The
@@ -791,6 +794,7 @@ class CarcassonneState:
             pig_seats = {seat for node, seat in self.pigs.items() if node in nodes}
             for seat in self._owners(nodes):
                 self.scores_[seat] += (4 if seat in pig_seats else 3) * len(touched)
+            self._fairy_bonus(nodes)
         for g in range(len(GOODS)):
             best = max(tokens[g] for tokens in self.goods)
             if best > 0:
