@@ -193,15 +193,15 @@ def _flip_city_family(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
 
 
 # Carcassonne (docs/rules/carcassonne.md §1): a custom land pile, letters A..X with counts, so that drawn
-# games are short enough to reach the end-of-game field scoring often; and the expansions (§11), which
+# games are short enough to reach the end-of-game field scoring often; and the expansions (§11, §12), which
 # ``game.params`` lists only when they are on, so that probing cannot find them.
 _CARCASSONNE_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWX"
-_CARCASSONNE_EXPANSIONS = ("inns_cathedrals", "traders_builders")
+_CARCASSONNE_EXPANSIONS = ("inns_cathedrals", "traders_builders", "princess_dragon")
 
 
 @st.composite
 def _carcassonne_tiles(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
-    """Each expansion a third of the time (their 42 tiles always join the pile), a sixth seat now and then
+    """Each expansion a third of the time (their 72 tiles always join the pile), a sixth seat now and then
     with Inns & Cathedrals; and a ``tiles`` word half of the time: a few letters (in order, as the contract
     asks) with counts 1..3, now and then in lower case (the word is read without regard to ASCII case)."""
     extra: _Params = {}
