@@ -1,5 +1,5 @@
-//! Carcassonne: the base game, The River, the strategic variant, Inns & Cathedrals and Traders & Builders
-//! (docs/rules/carcassonne.md).
+//! Carcassonne: the base game, The River, the strategic variant, Inns & Cathedrals, Traders & Builders and The
+//! Princess and the Dragon (docs/rules/carcassonne.md).
 //!
 //! The tile types are data (`tiles.rs`, parsed once from the JSON both engines read). A state holds the placed
 //! tiles in placement order, a small hash from cell to slot and the open positions with their edge constraints
@@ -10,6 +10,7 @@ mod board;
 mod features;
 mod notation;
 mod observation;
+mod princess_dragon;
 mod serial;
 pub mod state;
 pub mod tiles;
@@ -21,7 +22,7 @@ use crate::params::{get_bool, get_int, normalise, ParamSpec, ParamValue, Params}
 use crate::{Game, Player, Result, Rng, State, CHANCE, TERMINAL};
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
-use tiles::{game_tiles, TileType, K, LAND, T, TMAX, T_IC, T_TB};
+use tiles::{game_tiles, TileType, K, LAND, T, TMAX, T_IC, T_PD, T_TB};
 
 pub const ID: &str = "carcassonne";
 
@@ -48,11 +49,15 @@ pub const SCHEMA: &[ParamSpec] = &[
         name: "traders_builders",
         default: false,
     },
+    ParamSpec::Bool {
+        name: "princess_dragon",
+        default: false,
+    },
 ];
 
 /// The parameters `params` lists only when they are not at their default (false), so that the base game's
 /// game strings and serializations are unchanged (§11.7).
-const HIDDEN_AT_DEFAULT: [&str; 2] = ["inns_cathedrals", "traders_builders"];
+const HIDDEN_AT_DEFAULT: [&str; 3] = ["inns_cathedrals", "traders_builders", "princess_dragon"];
 
 pub struct Config {
     pub players: usize,
@@ -61,6 +66,8 @@ pub struct Config {
     /// Inns & Cathedrals (§11.2) and Traders & Builders (§11.3).
     pub ic: bool,
     pub tb: bool,
+    /// The Princess and the Dragon (§12).
+    pub pd: bool,
     /// T, the number of the game's tile types (34, + 17 with I&C, + 24 with T&B), and the types.
     pub nt: usize,
     pub types: &'static [TileType],
@@ -105,8 +112,43 @@ impl Config {
     pub fn builder_base(&self) -> u32 {
         self.base_actions() + if self.ic { K as u32 } else { 0 }
     }
+    /// E, where the ids of §7 and §11.5 end: the P&D ids follow (§12.8).
+    #[inline]
+    pub fn pd_base(&self) -> u32 {
+        self.base_actions() + (K * (self.ic as usize + 2 * self.tb as usize)) as u32
+    }
+    /// S x K, the size of one per-slot P&D block (portal, large portal, princess, fairy).
+    #[inline]
+    pub fn slot_block(&self) -> u32 {
+        (self.r as u32 + 1) * K as u32
+    }
+    /// The first id of each P&D block (§12.8): PF, PL (I&C only, else equal to PR), PR, FA, DR.
+    #[inline]
+    pub fn portal_base(&self) -> u32 {
+        self.pd_base()
+    }
+    #[inline]
+    pub fn portal_large_base(&self) -> u32 {
+        self.pd_base() + self.slot_block()
+    }
+    #[inline]
+    pub fn princess_base(&self) -> u32 {
+        self.portal_large_base() + if self.ic { self.slot_block() } else { 0 }
+    }
+    #[inline]
+    pub fn fairy_base(&self) -> u32 {
+        self.princess_base() + self.slot_block()
+    }
+    #[inline]
+    pub fn dragon_base(&self) -> u32 {
+        self.fairy_base() + self.slot_block()
+    }
     pub fn num_actions(&self) -> usize {
-        self.base_actions() as usize + K * (self.ic as usize + 2 * self.tb as usize)
+        if self.pd {
+            self.dragon_base() as usize + 4
+        } else {
+            self.pd_base() as usize
+        }
     }
     /// The game's tile type t.
     #[inline(always)]
@@ -201,26 +243,28 @@ impl CarcassonneGame {
                 return invalid(format!("{ID}: parameter tiles must be a str, not {other}"))
             }
         };
-        const KNOWN: [&str; 5] = [
+        const KNOWN: [&str; 6] = [
             "players",
             "river",
             "strategic",
             "inns_cathedrals",
             "traders_builders",
+            "princess_dragon",
         ];
         if let Some(key) = numeric.keys().find(|k| !KNOWN.contains(&k.as_str())) {
             return invalid(format!(
-                "{ID}: unknown parameter {key:?} (known: inns_cathedrals, players, river, strategic, \
-                 tiles, traders_builders)"
+                "{ID}: unknown parameter {key:?} (known: inns_cathedrals, players, princess_dragon, \
+                 river, strategic, tiles, traders_builders)"
             ));
         }
         let mut params = normalise(ID, SCHEMA, &numeric)?;
         let land = parse_tiles(&tiles_value)?;
         params.insert("tiles".into(), ParamValue::Str(tiles_text(&land)));
         let river = get_bool(&params, "river");
-        let (ic, tb) = (
+        let (ic, tb, pd) = (
             get_bool(&params, "inns_cathedrals"),
             get_bool(&params, "traders_builders"),
+            get_bool(&params, "princess_dragon"),
         );
         let players = get_int(&params, "players") as usize;
         if players > 5 && !ic {
@@ -233,9 +277,12 @@ impl CarcassonneGame {
                 params.remove(key);
             }
         }
-        let types = game_tiles(ic, tb);
+        let types = game_tiles(ic, tb, pd);
         let nt = types.len();
-        debug_assert_eq!(nt, T + T_IC * ic as usize + T_TB * tb as usize);
+        debug_assert_eq!(
+            nt,
+            T + T_IC * ic as usize + T_TB * tb as usize + T_PD * pd as usize
+        );
         let mut pile = [0u8; TMAX];
         pile[..LAND].copy_from_slice(&land);
         for t in LAND..nt {
@@ -257,6 +304,7 @@ impl CarcassonneGame {
                 strategic: get_bool(&params, "strategic"),
                 ic,
                 tb,
+                pd,
                 nt,
                 types,
                 pile,
@@ -293,7 +341,8 @@ impl Game for CarcassonneGame {
         self.cfg.nt
     }
     fn max_game_length(&self) -> u64 {
-        4 * self.cfg.r as u64
+        // P&D: 12 dragon tiles of at most 6 steps (§12.8).
+        4 * self.cfg.r as u64 + if self.cfg.pd { 72 } else { 0 }
     }
     fn observation_shape(&self) -> Vec<usize> {
         vec![observation::len(self.cfg)]

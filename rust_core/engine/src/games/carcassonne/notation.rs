@@ -1,7 +1,8 @@
-//! Action ids and their text (docs/rules/carcassonne.md §7, §11.5).
+//! Action ids and their text (docs/rules/carcassonne.md §7, §11.5, §12.8).
 
+use super::princess_dragon::{PdFigure, DIRECTION_NAMES};
 use super::state::{CarcassonneState, Phase, BUILDER, FIGURE_NAMES, FOLLOWER, LARGE, PIG};
-use super::tiles::{type_by_name, EDGE_NAMES, HALF_NAMES, K, KIND_NAMES};
+use super::tiles::{type_by_name, TileType, EDGE_NAMES, HALF_NAMES, K, KIND_NAMES};
 use crate::notation::{fold_white_space, out_of_range};
 use crate::{GameError, Result};
 
@@ -38,6 +39,30 @@ fn figure_text(s: &CarcassonneState, kind: u8, k: usize) -> String {
     format!("{name} #{k}")
 }
 
+/// `<kind> <where>` of feature k of a tile of type tt with rotation r (no `<where>` for a cloister or a field
+/// on no edge), if k is one of its features.
+fn feature_text(tt: &TileType, k: usize, r: usize) -> Option<String> {
+    let f = tt.features.get(k)?;
+    let kind = KIND_NAMES[f.kind as usize];
+    Some(match tt.first_where(k, r) {
+        Some(w) => format!("{kind} {w}"),
+        None => kind.to_string(),
+    })
+}
+
+/// The text of a P&D figure id (§12.8): `<figure> <x>,<y> <kind> <where>`, or `<figure> @<s> #<k>`.
+fn pd_figure_text(s: &CarcassonneState, fig: PdFigure, slot: usize, k: usize) -> String {
+    let name = fig.name();
+    let portal = matches!(fig, PdFigure::Portal | PdFigure::PortalLarge);
+    let ordinary = portal && s.phase == Phase::Follower && slot == s.last_slot();
+    if let (Some(p), false) = (s.board.slots.get(slot), ordinary) {
+        if let Some(ft) = feature_text(s.tt(p.typ), k, p.rot as usize) {
+            return format!("{name} {},{} {ft}", p.x, p.y);
+        }
+    }
+    format!("{name} @{slot} #{k}")
+}
+
 pub fn action_to_string(s: &CarcassonneState, a: u32) -> Result<String> {
     let nt = s.cfg.nt;
     if matches!(s.phase, Phase::Deal | Phase::Draw) {
@@ -60,6 +85,15 @@ pub fn action_to_string(s: &CarcassonneState, a: u32) -> Result<String> {
     }
     if let Some((kind, k)) = s.figure_action(a) {
         return Ok(figure_text(s, kind, k));
+    }
+    if let Some((fig, slot, k)) = s.pd_action(a) {
+        return Ok(pd_figure_text(s, fig, slot, k));
+    }
+    if s.cfg.pd && a >= s.cfg.dragon_base() {
+        return Ok(format!(
+            "dragon {}",
+            DIRECTION_NAMES[(a - s.cfg.dragon_base()) as usize]
+        ));
     }
     Ok(format!("tile {}", s.tt((a - p - 1 - K as u32) as u8).name))
 }
@@ -104,6 +138,11 @@ pub fn string_to_action(s: &CarcassonneState, text: &str) -> Result<u32> {
     if f == "no follower" {
         return Ok(p);
     }
+    if s.cfg.pd {
+        if let Some(a) = pd_string_to_action(s, &f, text)? {
+            return Ok(a);
+        }
+    }
     // A figure (§7, §11.5): `large` only with Inns & Cathedrals, `builder` and `pig` only with Traders &
     // Builders.
     let figure = [FOLLOWER, LARGE, BUILDER, PIG]
@@ -138,12 +177,23 @@ pub fn string_to_action(s: &CarcassonneState, text: &str) -> Result<u32> {
             .position(|&n| n == kind)
             .ok_or_else(|| bad(text))? as u8;
         let (t, r) = just_placed(s).ok_or_else(|| bad(text))?;
-        let tt = s.tt(t);
-        for (k, feat) in tt.features.iter().enumerate() {
-            if feat.kind != kind {
-                continue;
-            }
-            let ok = match (kind, place) {
+        let k = find_feature(s.tt(t), r, kind, place).ok_or_else(|| bad(text))?;
+        return Ok(s.figure_id(figure, k));
+    }
+    if let Some(name) = f.strip_prefix("tile ") {
+        if let Some(t) = type_by_name(s.cfg.types, name) {
+            return Ok(p + 1 + K as u32 + t as u32);
+        }
+    }
+    Err(bad(text))
+}
+
+/// The feature of a tile of type tt with rotation r that `<kind> [<where>]` names (any of its edges or
+/// halves), if any.
+fn find_feature(tt: &TileType, r: usize, kind: u8, place: Option<&str>) -> Option<usize> {
+    tt.features.iter().position(|feat| {
+        feat.kind == kind
+            && match (kind, place) {
                 (0, None) => true,
                 // A field on no edge (an inner farm, §2) is written without `<where>`.
                 (3, None) => feat.halves == 0,
@@ -156,17 +206,83 @@ pub fn string_to_action(s: &CarcassonneState, text: &str) -> Result<u32> {
                         && feat.halves & (1 << ((h + 8 - 2 * r) % 8)) != 0
                 }),
                 _ => false,
-            };
-            if ok {
-                return Ok(s.figure_id(figure, k));
             }
+    })
+}
+
+/// The P&D texts (§12.8), `f` already folded: `dragon <d>`, `<figure> @<s> #<k>` and `<figure> <x>,<y>
+/// <kind> [<where>]`; Ok(None) when `f` is none of these forms (the ordinary figure texts).
+fn pd_string_to_action(s: &CarcassonneState, f: &str, text: &str) -> Result<Option<u32>> {
+    let cfg = s.cfg;
+    if let Some(d) = f.strip_prefix("dragon ") {
+        let d = DIRECTION_NAMES
+            .iter()
+            .position(|n| n.eq_ignore_ascii_case(d))
+            .ok_or_else(|| bad(text))?;
+        return Ok(Some(cfg.dragon_base() + d as u32));
+    }
+    let Some((word, rest)) = f.split_once(' ') else {
+        return Ok(None);
+    };
+    let fig = match word {
+        "follower" => PdFigure::Portal,
+        "large" if cfg.ic => PdFigure::PortalLarge,
+        "princess" => PdFigure::Princess,
+        "fairy" => PdFigure::Fairy,
+        _ => return Ok(None),
+    };
+    let rest = rest.replace(" ,", ",").replace(", ", ",");
+    if let Some(at) = rest.strip_prefix('@') {
+        let (sl, k) = at.split_once(" #").ok_or_else(|| bad(text))?;
+        let small = |v: &str| {
+            (!v.is_empty() && v.len() <= 6 && v.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| v.parse::<usize>().ok())
+                .flatten()
+        };
+        let (sl, k) = (
+            small(sl).ok_or_else(|| bad(text))?,
+            small(k).ok_or_else(|| bad(text))?,
+        );
+        if sl > cfg.r as usize || k >= K {
+            return Err(bad(text));
         }
+        return Ok(Some(s.pd_id(fig, sl, k)));
+    }
+    let mut parts = rest.splitn(3, ' ');
+    let xy = parts.next().unwrap_or("");
+    let Some((xs, ys)) = xy.split_once(',') else {
+        if matches!(fig, PdFigure::Princess | PdFigure::Fairy) {
+            return Err(bad(text));
+        }
+        return Ok(None);
+    };
+    let (x, y) = (
+        int(xs).ok_or_else(|| bad(text))?,
+        int(ys).ok_or_else(|| bad(text))?,
+    );
+    let big_r = cfg.r as i64;
+    if x.abs() > big_r || y.abs() > big_r {
         return Err(bad(text));
     }
-    if let Some(name) = f.strip_prefix("tile ") {
-        if let Some(t) = type_by_name(s.cfg.types, name) {
-            return Ok(p + 1 + K as u32 + t as u32);
+    let slot = s
+        .board
+        .slot_at(x as i32, y as i32)
+        .ok_or_else(|| bad(text))?;
+    let kind_word = parts.next();
+    let kind = KIND_NAMES
+        .iter()
+        .position(|&n| Some(n) == kind_word)
+        .ok_or_else(|| bad(text))? as u8;
+    let p = s.board.slots[slot];
+    let k =
+        find_feature(s.tt(p.typ), p.rot as usize, kind, parts.next()).ok_or_else(|| bad(text))?;
+    // The tile just placed names the ordinary ids (§7, §11.5).
+    if s.phase == Phase::Follower && slot == s.last_slot() {
+        match fig {
+            PdFigure::Portal => return Ok(Some(s.figure_id(FOLLOWER, k))),
+            PdFigure::PortalLarge => return Ok(Some(s.figure_id(LARGE, k))),
+            _ => {}
         }
     }
-    Err(bad(text))
+    Ok(Some(s.pd_id(fig, slot, k)))
 }

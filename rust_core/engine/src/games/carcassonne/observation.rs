@@ -1,6 +1,7 @@
-//! Observations (docs/rules/carcassonne.md §8, §11.6): the tensor, the text views, the information state
-//! and the resampling of hidden hands.
+//! Observations (docs/rules/carcassonne.md §8, §11.6, §12.9): the tensor, the text views, the information
+//! state and the resampling of hidden hands.
 
+use super::princess_dragon::{MAX_EXTRA, NO_SLOT};
 use super::state::{
     fig_k, fig_kind, fig_seat, CarcassonneState, Phase, BUILDER, FIGURE_NAMES, LARGE, PIG,
 };
@@ -8,15 +9,23 @@ use super::tiles::{is_land, K, NONE, TMAX};
 use super::Config;
 use crate::{Rng, State};
 
-/// The per-slot values the expansions add (§11.6): the large-follower flag, the builder and pig flags.
+/// The per-slot values the expansions add (§11.6, §12.9): the large-follower flag, the builder and pig
+/// flags; the dragon, the fairy and the dragon's visit.
 fn slot_extra(cfg: &Config) -> usize {
-    cfg.ic as usize + 2 * cfg.tb as usize
+    cfg.ic as usize + 2 * cfg.tb as usize + 3 * cfg.pd as usize
 }
 
-/// The global values the expansions add (§11.6).
+/// The size of one extra-figure entry of §12.9: present, slot, large, feature (K), owner (n).
+fn extra_entry(cfg: &Config) -> usize {
+    3 + K + cfg.players
+}
+
+/// The global values the expansions add (§11.6, §12.9).
 fn global_extra(cfg: &Config) -> usize {
     let n = cfg.players;
-    cfg.ic as usize * n + cfg.tb as usize * (5 * n + 2)
+    cfg.ic as usize * n
+        + cfg.tb as usize * (5 * n + 2)
+        + cfg.pd as usize * (3 + n + K + MAX_EXTRA * extra_entry(cfg))
 }
 
 pub fn len(cfg: &Config) -> usize {
@@ -46,6 +55,18 @@ pub fn tensor(s: &CarcassonneState, p: usize, out: &mut [f32]) {
     let rel = |seat: usize| (seat + n - p % n) % n;
     let t_n = cfg.nt;
     let per = 7 + t_n + K + n + slot_extra(cfg);
+    // P&D: a slot's values show the figure on its lowest feature; the others are listed globally.
+    let figures = if cfg.pd && s.pd.n_extra > 0 {
+        s.figures_sorted()
+    } else {
+        Vec::new()
+    };
+    let lowest = |i: usize, byte: u8| {
+        figures
+            .iter()
+            .find(|&&(slot, _)| slot == i)
+            .map_or(byte, |&(_, f)| f)
+    };
     for (i, pl) in s.board.slots.iter().enumerate().take(cfg.r as usize + 1) {
         let o = &mut out[i * per..(i + 1) * per];
         o[0] = 1.0;
@@ -53,7 +74,13 @@ pub fn tensor(s: &CarcassonneState, p: usize, out: &mut [f32]) {
         o[2] = pl.y as f32;
         o[3 + pl.typ as usize] = 1.0;
         o[3 + t_n + pl.rot as usize] = 1.0;
-        let f = pl.figure;
+        let f = lowest(i, pl.figure);
+        if cfg.pd {
+            let e = per - 3;
+            o[e] = (s.pd.dragon as usize == i) as u8 as f32;
+            o[e + 1] = (s.pd.fairy as usize == i) as u8 as f32;
+            o[e + 2] = s.pd.visited().contains(&(i as u16)) as u8 as f32;
+        }
         if f != NONE {
             o[7 + t_n + fig_k(f) as usize] = 1.0;
             o[7 + t_n + K + rel(fig_seat(f))] = 1.0;
@@ -78,14 +105,16 @@ pub fn tensor(s: &CarcassonneState, p: usize, out: &mut [f32]) {
         }
     }
     let cp = match s.phase {
-        Phase::Select | Phase::Place | Phase::Follower => s.current as i32,
+        Phase::Select | Phase::Place | Phase::Follower | Phase::Dragon => s.current as i32,
         _ => -1,
     };
     if cp >= 0 {
         out[g + 3 * n + rel(cp as usize)] = 1.0;
     }
     g += 4 * n;
-    out[g + s.phase.index()] = 1.0;
+    if s.phase != Phase::Dragon {
+        out[g + s.phase.index()] = 1.0;
+    }
     g += 6;
     if s.phase == Phase::Place && s.tile != NONE {
         out[g + s.tile as usize] = 1.0;
@@ -116,6 +145,40 @@ pub fn tensor(s: &CarcassonneState, p: usize, out: &mut [f32]) {
         g += 5 * n;
         out[g] = s.bonus as u8 as f32;
         out[g + 1] = s.again as u8 as f32;
+        g += 2;
+    }
+    if cfg.pd {
+        let dragon_phase = s.phase == Phase::Dragon;
+        out[g] = dragon_phase as u8 as f32;
+        out[g + 1] = s.dragon_steps_left() as f32;
+        out[g + 2] = s.volcano_on_board() as u8 as f32;
+        g += 3;
+        let turn = match s.phase {
+            Phase::Dragon => s.pd.turn as i32,
+            _ => cp,
+        };
+        if turn >= 0 {
+            out[g + rel(turn as usize)] = 1.0;
+        }
+        g += n;
+        if s.pd.fairy != NO_SLOT && s.pd.fairy_k != NONE {
+            out[g + s.pd.fairy_k as usize] = 1.0;
+        }
+        g += K;
+        // The figures on a slot that holds another figure on a lower feature, in (slot, k) order.
+        let mut e = 0;
+        for (j, &(slot, f)) in figures.iter().enumerate() {
+            if j == 0 || figures[j - 1].0 != slot || e >= MAX_EXTRA {
+                continue;
+            }
+            let o = &mut out[g + e * extra_entry(cfg)..g + (e + 1) * extra_entry(cfg)];
+            o[0] = 1.0;
+            o[1] = slot as f32;
+            o[2] = (fig_kind(f) == LARGE) as u8 as f32;
+            o[3 + fig_k(f) as usize] = 1.0;
+            o[3 + K + rel(fig_seat(f))] = 1.0;
+            e += 1;
+        }
     }
 }
 
@@ -178,18 +241,42 @@ pub fn text(s: &CarcassonneState, viewer: Option<usize>) -> String {
             if s.bonus { "this turn" } else { "next" }
         ));
     }
-    for pl in s.board.slots.iter() {
-        let f = pl.figure;
-        let fol = if f == NONE {
+    if s.cfg.pd {
+        let at = |slot: u16| {
+            if slot == NO_SLOT {
+                "off the board".to_string()
+            } else {
+                let p = s.board.slots[slot as usize];
+                format!("at {},{}", p.x, p.y)
+            }
+        };
+        let next_to = if s.pd.fairy_k == NONE {
             String::new()
         } else {
-            format!(
+            format!(" next to #{}", s.pd.fairy_k)
+        };
+        out.push_str(&format!(
+            "dragon {}{} fairy {}{next_to}\n",
+            at(s.pd.dragon),
+            if s.phase == Phase::Dragon {
+                format!(" steps left {} turn {}", s.dragon_steps_left(), s.pd.turn)
+            } else {
+                String::new()
+            },
+            at(s.pd.fairy)
+        ));
+    }
+    let figures = s.figures_sorted();
+    for (i, pl) in s.board.slots.iter().enumerate() {
+        let mut fol = String::new();
+        for &(_, f) in figures.iter().filter(|&&(slot, _)| slot == i) {
+            fol.push_str(&format!(
                 " {} #{} seat {}",
                 FIGURE_NAMES[fig_kind(f) as usize],
                 fig_k(f),
                 fig_seat(f)
-            )
-        };
+            ));
+        }
         out.push_str(&format!(
             "{} at {},{} r{}{fol}\n",
             s.tt(pl.typ).name,
@@ -232,12 +319,25 @@ pub fn resample(s: &CarcassonneState, p: usize, rng: &mut Rng) -> CarcassonneSta
     let nt = s.cfg.nt;
     // The land types only (river tiles are never in a hand: their pool entries stay 0).
     let mut pool = [0u32; TMAX];
+    // §12.9: before the first volcano a hand cannot hold a dragon tile (those stay in the pile).
+    let held_back = s.cfg.pd && !s.volcano_on_board();
+    let mut kept = [0u32; TMAX];
     for t in (0..nt).filter(|&t| is_land(t)) {
         pool[t] = s.pile[t] as u32;
         for q in 0..n {
             if q != p {
                 pool[t] += s.hand(q)[t] as u32;
             }
+        }
+        if held_back && s.tt(t as u8).dragon {
+            kept[t] = std::mem::take(&mut pool[t]);
+        }
+    }
+    let need: u32 = (0..n).filter(|&q| q != p).map(|q| s.hand_size(q)).sum();
+    if pool.iter().sum::<u32>() < need {
+        // Only dragon tiles were left to deal (§12.1): they are in the hands, so they go back in the pool.
+        for t in 0..nt {
+            pool[t] += std::mem::take(&mut kept[t]);
         }
     }
     for q in 0..n {
@@ -261,7 +361,7 @@ pub fn resample(s: &CarcassonneState, p: usize, rng: &mut Rng) -> CarcassonneSta
         }
     }
     for t in (0..nt).filter(|&t| is_land(t)) {
-        out.pile[t] = pool[t] as u8;
+        out.pile[t] = (pool[t] + kept[t]) as u8;
     }
     out
 }

@@ -1,9 +1,11 @@
-//! Canonical JSON (docs/rules/carcassonne.md §9, §11.7). The reader rebuilds the state from the snapshot (the
+//! Canonical JSON (docs/rules/carcassonne.md §9, §11.7, §12.10). The reader rebuilds the state from the snapshot (the
 //! board is replayed placement by placement, which checks each entry's legality and rebuilds the features),
 //! and refuses every case §9 and §11.7 list.
 
+use super::princess_dragon::{DRAGON_STEPS, MAX_EXTRA, NO_SLOT};
 use super::state::{
-    fig_k, fig_kind, fig_seat, CarcassonneState, Phase, BUILDER, FOLLOWER, FOLLOWERS, LARGE, PIG,
+    fig_k, fig_kind, fig_seat, fig_weight, CarcassonneState, Phase, BUILDER, FOLLOWER, FOLLOWERS,
+    LARGE, PIG,
 };
 use super::tiles::{is_land, CLOISTER, FCITY, FFIELD, FROAD, LAND, NONE, T, TMAX};
 use super::{Config, ID};
@@ -42,16 +44,23 @@ const TB_KEYS: [&str; 7] = [
     "pig_supply",
     "pigs",
 ];
+const PD_KEYS: [&str; 4] = ["dragon", "dragon_visited", "fairy", "turn"];
 
-/// `[[slot, k, seat], ...]` of the figures of `kind`, by slot.
+/// `[[slot, k, seat], ...]` of the figures of `kind`, by (slot, k).
 fn figures(s: &CarcassonneState, kind: u8) -> Vec<Value> {
-    s.board
-        .slots
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.figure != NONE && fig_kind(p.figure) == kind)
-        .map(|(i, p)| json!([i, fig_k(p.figure), fig_seat(p.figure)]))
+    s.figures_sorted()
+        .into_iter()
+        .filter(|&(_, f)| fig_kind(f) == kind)
+        .map(|(i, f)| json!([i, fig_k(f), fig_seat(f)]))
         .collect()
+}
+
+fn slot_or_minus_one(slot: u16) -> i64 {
+    if slot == NO_SLOT {
+        -1
+    } else {
+        slot as i64
+    }
 }
 
 pub fn serialize(s: &CarcassonneState, history: &[u32]) -> String {
@@ -99,6 +108,23 @@ pub fn serialize(s: &CarcassonneState, history: &[u32]) -> String {
         o.insert("bonus".into(), json!(s.bonus));
         o.insert("again".into(), json!(s.again));
     }
+    if s.cfg.pd {
+        let pd = &s.pd;
+        o.insert("dragon".into(), json!(slot_or_minus_one(pd.dragon)));
+        o.insert("dragon_visited".into(), json!(pd.visited().to_vec()));
+        let k = if pd.fairy_k == NONE {
+            -1
+        } else {
+            pd.fairy_k as i64
+        };
+        o.insert("fairy".into(), json!([slot_or_minus_one(pd.fairy), k]));
+        let turn = if s.phase == Phase::Dragon {
+            pd.turn
+        } else {
+            s.current
+        };
+        o.insert("turn".into(), json!(turn));
+    }
     v.to_string()
 }
 
@@ -125,6 +151,9 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
     }
     if cfg.tb {
         keys.extend(TB_KEYS);
+    }
+    if cfg.pd {
+        keys.extend(PD_KEYS);
     }
     let m = Fields::new(&v, PREFIX, "", &keys)?;
     m.envelope(ID, VERSION, &params_to_json(&cfg.params))?;
@@ -178,7 +207,7 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
     let last = slots - 1;
     let (lx, ly) = (s.board.slots[last].x as i32, s.board.slots[last].y as i32);
     let just_completed = |s: &CarcassonneState, slot: usize, root: usize, cloister: bool| {
-        if phase != Phase::Follower || slots == 1 {
+        if !matches!(phase, Phase::Follower | Phase::Dragon) || slots == 1 {
             return false;
         }
         if cloister {
@@ -208,22 +237,38 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         }
         let fl = m.list(key, ..)?;
         let mut per_seat = [0u32; super::state::MAX_PLAYERS];
-        let mut prev: i64 = -1;
+        let mut prev: (i64, i64) = (-1, -1);
         for (i, f) in fl.iter().enumerate() {
             let at = format!("{key}[{i}]");
             let f = m.list_at(&at, f, 3..=3)?;
             let slot = m.int_at(&format!("{at}[0]"), &f[0], 0, slots as i64 - 1)?;
-            if slot <= prev {
-                return invalid(format!("{ID}: {key} slots must be ascending"));
-            }
-            prev = slot;
-            let slot = slot as usize;
-            let tt = s.tt(s.board.slots[slot].typ);
+            let tt = s.tt(s.board.slots[slot as usize].typ);
             let features = tt.features.len() as i64;
-            let k = m.int_at(&format!("{at}[1]"), &f[1], 0, features - 1)? as usize;
+            let k = m.int_at(&format!("{at}[1]"), &f[1], 0, features - 1)?;
+            // Without P&D one figure a tile, so (slot, k) ascending is slot ascending (§9).
+            let key_now = if cfg.pd { (slot, k) } else { (slot, 0) };
+            if key_now <= prev {
+                return invalid(format!("{ID}: {key} must be sorted by slot"));
+            }
+            prev = key_now;
+            let (slot, k) = (slot as usize, k as usize);
             let seat = m.int_at(&format!("{at}[2]"), &f[2], 0, n as i64 - 1)? as usize;
+            if s.fig_at(slot, k as u8) != NONE {
+                return invalid(format!("{ID}: two figures on feature {k} of slot {slot}"));
+            }
             if s.board.slots[slot].figure != NONE {
-                return invalid(format!("{ID}: slot {slot} holds two figures"));
+                if !cfg.pd {
+                    return invalid(format!("{ID}: slot {slot} holds two figures"));
+                }
+                let byte = s.board.slots[slot].figure;
+                if fig >= BUILDER && fig_weight(byte) == 0 {
+                    return invalid(format!("{ID}: slot {slot} holds two builders or pigs"));
+                }
+                if s.pd.n_extra as usize >= MAX_EXTRA {
+                    return invalid(format!(
+                        "{ID}: more than {MAX_EXTRA} figures beyond their tile's first"
+                    ));
+                }
             }
             let root = s.segs.root(s.seg(slot, k));
             let kind = tt.features[k].kind;
@@ -329,6 +374,13 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
             s.tile = t;
         }
         _ if tile_v != -1 => return invalid(format!("{ID}: tile must be -1 outside phase place")),
+        Phase::Dragon => {
+            if !cfg.pd || slots == 1 || !s.tt(s.board.slots[last].typ).dragon {
+                return invalid(format!(
+                    "{ID}: phase dragon without P&D or after a tile that is not a dragon tile"
+                ));
+            }
+        }
         Phase::Deal => {
             if !cfg.strategic || slots > 1 {
                 return invalid(format!(
@@ -398,12 +450,100 @@ pub fn deserialize(cfg: &'static Config, text: &str) -> Result<(CarcassonneState
         }
         s.bonus = m.bool("bonus")?;
         s.again = m.bool("again")?;
-        if s.again && (phase != Phase::Follower || s.bonus) {
+        let again_phase = phase == Phase::Follower || phase == Phase::Dragon;
+        if s.again && (!again_phase || s.bonus) {
             return invalid(format!("{ID}: again outside phase follower or with bonus"));
         }
         if s.bonus && matches!(phase, Phase::Deal | Phase::Over) {
             return invalid(format!("{ID}: bonus in phase {}", phase.name()));
         }
     }
+    if cfg.pd {
+        read_pd(&m, &mut s)?;
+    }
     Ok((s, history))
+}
+
+/// The P&D keys (§12.10), once the board, the figures and the phase are read.
+fn read_pd(m: &Fields, s: &mut CarcassonneState) -> Result<()> {
+    let slots = s.board.slots.len() as i64;
+    let n = s.n();
+    let dragon = m.int("dragon", -1, slots - 1)?;
+    let volcano = s.board.slots.iter().any(|p| s.tt(p.typ).volcano);
+    if (dragon >= 0) != volcano {
+        return invalid(format!(
+            "{ID}: dragon must be on the board exactly when a volcano tile is"
+        ));
+    }
+    s.pd.dragon = if dragon < 0 { NO_SLOT } else { dragon as u16 };
+    if let Some((slot, _)) = s.each_figure().find(|&(slot, _)| s.figure_barred(slot)) {
+        return invalid(format!(
+            "{ID}: a figure on a volcano tile or the dragon's tile (slot {slot})"
+        ));
+    }
+    let fairy = m.list("fairy", 2..=2)?;
+    let fs = m.int_at("fairy[0]", &fairy[0], -1, slots - 1)?;
+    let fk = m.int_at("fairy[1]", &fairy[1], -1, super::tiles::K as i64 - 1)?;
+    if fs < 0 && fk >= 0 {
+        return invalid(format!("{ID}: the fairy is next to a figure on no slot"));
+    }
+    if fs >= 0 {
+        if fs == dragon {
+            return invalid(format!("{ID}: the fairy is on the dragon's slot"));
+        }
+        if fk >= 0 {
+            let f = s.fig_at(fs as usize, fk as u8);
+            if f == NONE || fig_weight(f) == 0 {
+                return invalid(format!(
+                    "{ID}: the fairy is next to no follower (slot {fs}, feature {fk})"
+                ));
+            }
+        }
+    }
+    s.pd.fairy = if fs < 0 { NO_SLOT } else { fs as u16 };
+    s.pd.fairy_k = if fk < 0 { NONE } else { fk as u8 };
+    let turn = m.int("turn", 0, n as i64 - 1)? as u8;
+    let visited = m.ints("dragon_visited", ..=DRAGON_STEPS + 1, 0, slots - 1)?;
+    if s.phase != Phase::Dragon {
+        if !visited.is_empty() {
+            return invalid(format!("{ID}: dragon_visited outside phase dragon"));
+        }
+        if turn != s.current {
+            return invalid(format!("{ID}: turn is not current outside phase dragon"));
+        }
+        return Ok(());
+    }
+    let chain_ok = !visited.is_empty()
+        && visited.last() == Some(&dragon)
+        && visited.iter().enumerate().all(|(i, &v)| {
+            !visited[..i].contains(&v)
+                && v as u16 != s.pd.fairy
+                && (i == 0 || {
+                    let (a, b) = (
+                        s.board.slots[visited[i - 1] as usize],
+                        s.board.slots[v as usize],
+                    );
+                    (a.x - b.x).abs() + (a.y - b.y).abs() == 1
+                })
+        });
+    if !chain_ok {
+        return invalid(format!(
+            "{ID}: dragon_visited is not a move of the dragon ending at its slot"
+        ));
+    }
+    for (i, &v) in visited.iter().enumerate() {
+        s.pd.visited[i] = v as u16;
+    }
+    s.pd.n_visited = visited.len() as u8;
+    s.pd.turn = turn;
+    if !s.dragon_can_step() {
+        return invalid(format!("{ID}: phase dragon with no legal step left"));
+    }
+    let steps = visited.len() - 1;
+    if s.current as usize != (turn as usize + steps) % n {
+        return invalid(format!(
+            "{ID}: current is not the seat choosing the dragon's step"
+        ));
+    }
+    Ok(())
 }

@@ -1,7 +1,9 @@
-//! The rules (docs/rules/carcassonne.md §4-§6, §11): phases, placements, figures and scoring.
+//! The rules (docs/rules/carcassonne.md §4-§6, §11, §12): phases, placements, figures and scoring (the
+//! Princess and the Dragon's own rules are in `princess_dragon.rs`).
 
 use super::board::{Board, DX, DY};
 use super::features::Segs;
+use super::princess_dragon::Pd;
 use super::tiles::{
     self, is_land, TileType, CLOISTER, FCITY, FFIELD, FROAD, K, LAKE, LAND, NONE, RIVER, T, TMAX,
 };
@@ -64,9 +66,13 @@ pub enum Phase {
     Place,
     Follower,
     Over,
+    /// The dragon's move (P&D, §12.3); not one of the six phases of the §8.1 one-hot.
+    Dragon,
 }
 
-pub const PHASES: [&str; 6] = ["deal", "draw", "select", "place", "follower", "over"];
+pub const PHASES: [&str; 7] = [
+    "deal", "draw", "select", "place", "follower", "over", "dragon",
+];
 
 impl Phase {
     pub fn index(self) -> usize {
@@ -77,7 +83,7 @@ impl Phase {
     }
     pub fn from_name(s: &str) -> Option<Phase> {
         use Phase::*;
-        [Deal, Draw, Select, Place, Follower, Over]
+        [Deal, Draw, Select, Place, Follower, Over, Dragon]
             .into_iter()
             .find(|p| p.name() == s)
     }
@@ -152,6 +158,8 @@ pub struct CarcassonneState {
     /// The slots of the 8 cells around the last placed tile (order of N8), u16::MAX where empty: what
     /// scoring looks at for completed cloisters, found once when the tile is put.
     pub last_nb: [u16; 8],
+    /// The Princess and the Dragon (§12): the dragon, the fairy, the extra figures (default otherwise).
+    pub pd: Pd,
 }
 
 /// Positions are equal when their facts are: the board, hash and features are derived from the placements
@@ -176,7 +184,11 @@ impl PartialEq for CarcassonneState {
             && self.goods == o.goods
             && self.bonus == o.bonus
             && self.again == o.again
-            && self.board.slots == o.board.slots
+            && if self.cfg.pd {
+                self.pd_position_eq(o)
+            } else {
+                self.board.slots == o.board.slots
+            }
     }
 }
 
@@ -211,6 +223,7 @@ impl CarcassonneState {
             board: Board::new(cfg.r),
             segs: Segs::with_capacity(cfg.r as usize + 1),
             last_nb: [u16::MAX; 8],
+            pd: Pd::default(),
         };
         for p in 0..cfg.players {
             s.supply[p] = FOLLOWERS;
@@ -314,6 +327,14 @@ impl CarcassonneState {
             }
         };
         match self.current_pile() {
+            CurrentPile::Land if self.dragon_tiles_held_back() => {
+                let types = self.cfg.types;
+                for t in self.land_types() {
+                    if pile[t] > 0 && !types[t].dragon {
+                        f(t, pile[t])
+                    }
+                }
+            }
             CurrentPile::Land => {
                 run(0, LAND, usize::MAX);
                 run(T, self.cfg.nt, usize::MAX);
@@ -321,6 +342,14 @@ impl CarcassonneState {
             CurrentPile::River => run(LAND, T, LAKE as usize),
             CurrentPile::Lake => run(LAKE as usize, LAKE as usize + 1, usize::MAX),
         }
+    }
+
+    /// Whether type t may be drawn now (§4.1, §12.1).
+    pub fn drawable(&self, t: usize) -> bool {
+        t < self.cfg.nt
+            && self.pile[t] > 0
+            && self.in_current_pile(t)
+            && !(self.cfg.pd && self.tt(t as u8).dragon && self.dragon_tiles_held_back())
     }
 
     pub fn current_pile_empty(&self) -> bool {
@@ -522,6 +551,7 @@ impl CarcassonneState {
         if self.phase != Phase::Follower
             || slot == 0 && self.board.slots.len() == 1
             || self.board.slots[slot].figure != NONE
+            || self.cfg.pd && self.figure_barred(slot)
         {
             return 0;
         }
@@ -535,13 +565,38 @@ impl CarcassonneState {
         self.segs.segs[root].nfol == 0
     }
 
+    /// The figure on feature k of `slot`, else NONE: the slot's byte, or (P&D portals) an extra figure.
+    #[inline(always)]
+    pub fn fig_at(&self, slot: usize, k: u8) -> u8 {
+        let f = self.board.slots[slot].figure;
+        if f != NONE && fig_k(f) == k {
+            return f;
+        }
+        if self.pd.n_extra == 0 {
+            return NONE;
+        }
+        self.extra_at(slot, k)
+    }
+
+    /// Take the figure on feature k of `slot` off the board (no supply or count changes).
+    #[inline]
+    pub fn clear_fig(&mut self, slot: usize, k: u8) {
+        let b = &mut self.board.slots[slot].figure;
+        if *b != NONE && fig_k(*b) == k {
+            *b = NONE;
+        }
+        if self.cfg.pd {
+            self.figure_left(slot, k);
+        }
+    }
+
     /// Whether the component of root `root` holds a follower (normal or large) of `seat`.
     pub fn holds_follower_of(&self, root: usize, seat: usize) -> bool {
         self.segs.segs[root].nfol > 0
             && self.segs.members(root).any(|m| {
                 let sg = self.segs.segs[m];
-                let f = self.board.slots[sg.slot as usize].figure;
-                f != NONE && fig_k(f) == sg.k && fig_weight(f) > 0 && fig_seat(f) == seat
+                let f = self.fig_at(sg.slot as usize, sg.k);
+                f != NONE && fig_weight(f) > 0 && fig_seat(f) == seat
             })
     }
 
@@ -612,7 +667,17 @@ impl CarcassonneState {
     /// Put a figure of `kind` on feature k of the tile in `slot` (the caller checked it may go there).
     pub fn set_figure(&mut self, slot: usize, k: usize, seat: usize, kind: u8) {
         let f = figure(kind, k, seat);
-        self.board.slots[slot].figure = f;
+        let byte = self.board.slots[slot].figure;
+        if byte == NONE {
+            self.board.slots[slot].figure = f;
+        } else if fig_weight(f) == 0 {
+            // Builders and pigs stay in the byte (what the second tile and the orphans look at).
+            self.board.slots[slot].figure = f;
+            self.push_extra(slot, byte);
+        } else {
+            // A second figure on the tile: only through the portal (§12.5).
+            self.push_extra(slot, f);
+        }
         let supply = match kind {
             FOLLOWER => &mut self.supply[seat],
             LARGE => &mut self.large_supply[seat],
@@ -676,8 +741,8 @@ impl CarcassonneState {
             if !dup {
                 c.tiles += 1;
             }
-            let fo = self.board.slots[slot].figure;
-            if fo != NONE && fig_k(fo) == sg.k {
+            let fo = self.fig_at(slot, sg.k);
+            if fo != NONE {
                 c.counts[fig_seat(fo)] += fig_weight(fo);
                 if fig_kind(fo) == PIG {
                     c.pigs |= 1 << fig_seat(fo);
@@ -708,7 +773,7 @@ impl CarcassonneState {
     }
 
     /// Return a figure to its owner's supply.
-    fn give_back(&mut self, f: u8) {
+    pub fn give_back(&mut self, f: u8) {
         let seat = fig_seat(f);
         match fig_kind(f) {
             FOLLOWER => self.supply[seat] += 1,
@@ -724,10 +789,10 @@ impl CarcassonneState {
         loop {
             let sg = self.segs.segs[m];
             let slot = sg.slot as usize;
-            let fo = self.board.slots[slot].figure;
-            if fo != NONE && fig_k(fo) == sg.k {
+            let fo = self.fig_at(slot, sg.k);
+            if fo != NONE {
                 self.give_back(fo);
-                self.board.slots[slot].figure = NONE;
+                self.clear_fig(slot, sg.k);
             }
             m = sg.next as usize;
             if m == root {
@@ -774,6 +839,9 @@ impl CarcassonneState {
             let mut sc = self.scores;
             self.award(&c.counts, points, &mut sc);
             self.scores = sc;
+            if self.cfg.pd {
+                self.fairy_scoring_bonus(root);
+            }
             self.release(root);
         }
         let (x, y) = (p.x as i32, p.y as i32);
@@ -799,12 +867,15 @@ impl CarcassonneState {
             if !self.tt(self.board.slots[s].typ).cloister || self.board.slots[s].nb8 != 8 {
                 continue;
             }
-            let fo = self.board.slots[s].figure;
-            if fo != NONE && fig_k(fo) == 0 && fig_weight(fo) > 0 {
+            let fo = self.fig_at(s, 0);
+            if fo != NONE && fig_weight(fo) > 0 {
                 self.scores[fig_seat(fo)] += 9;
-                self.give_back(fo);
-                self.board.slots[s].figure = NONE;
                 let seg = self.seg(s, 0);
+                if self.cfg.pd {
+                    self.fairy_scoring_bonus(seg);
+                }
+                self.give_back(fo);
+                self.clear_fig(s, 0);
                 self.segs.segs[seg].nfol = 0;
             }
         }
@@ -814,9 +885,8 @@ impl CarcassonneState {
     pub fn end_points(&self) -> [u32; MAX_PLAYERS] {
         let mut out = [0u32; MAX_PLAYERS];
         let mut seen: Vec<usize> = Vec::new();
-        for slot in 0..self.board.slots.len() {
-            let fo = self.board.slots[slot].figure;
-            if fo == NONE || fig_weight(fo) == 0 {
+        for (slot, fo) in self.each_figure() {
+            if fig_weight(fo) == 0 {
                 continue;
             }
             let k = fig_k(fo) as usize;
@@ -948,6 +1018,9 @@ impl CarcassonneState {
             } else {
                 self.current = first as u8;
                 self.phase = Phase::Draw;
+                if self.cfg.pd {
+                    self.fairy_turn_point(first);
+                }
             }
             return;
         }
@@ -956,6 +1029,9 @@ impl CarcassonneState {
                 break;
             }
             if self.begin((first + i) % n) {
+                if self.cfg.pd {
+                    self.fairy_turn_point((first + i) % n);
+                }
                 return;
             }
         }
@@ -1057,6 +1133,10 @@ impl CarcassonneState {
             Phase::Place => {
                 let (x, y) = self.board.xy(action / 4);
                 let slot = self.put(self.tile, (action % 4) as u8, x, y);
+                if self.cfg.pd && self.tt(self.tile).volcano {
+                    // §12.2: the dragon appears on the volcano.
+                    self.pd.dragon = slot as u16;
+                }
                 self.tile = NONE;
                 self.phase = Phase::Follower;
                 let seat = self.current as usize;
@@ -1073,30 +1153,50 @@ impl CarcassonneState {
                 let seat = self.current as usize;
                 if let Some((kind, k)) = self.figure_action(action) {
                     self.set_figure(slot, k, seat, kind);
+                } else if self.cfg.pd && action > p {
+                    self.apply_pd_figure(action);
                 }
-                self.score_completed(slot);
-                if std::mem::take(&mut self.again) && self.second_tile(seat) {
+                // §12.3: the dragon moves after the follower step and before the scoring.
+                if self.cfg.pd && self.start_dragon_move() {
                     return;
                 }
-                self.advance_from(seat + 1);
+                self.end_turn(seat);
+            }
+            Phase::Dragon => {
+                let d = action.wrapping_sub(self.cfg.dragon_base()) as usize;
+                if self.dragon_step(d) {
+                    self.end_turn(self.current as usize);
+                }
             }
             Phase::Over => {}
         }
+    }
+
+    /// §4.1 steps 4-5: score what the last tile completed, then the second tile or the next seat's turn.
+    fn end_turn(&mut self, seat: usize) {
+        self.score_completed(self.last_slot());
+        if std::mem::take(&mut self.again) && self.second_tile(seat) {
+            return;
+        }
+        self.advance_from(seat + 1);
     }
 
     pub fn is_legal_action(&self, a: u32) -> bool {
         let p = self.cfg.p();
         let nt = self.cfg.nt;
         match self.phase {
-            Phase::Deal | Phase::Draw => {
-                (a as usize) < nt && self.pile[a as usize] > 0 && self.in_current_pile(a as usize)
-            }
+            Phase::Deal | Phase::Draw => self.drawable(a as usize),
             Phase::Place => a < p && self.tile != NONE && self.placement_legal(self.tile, a),
             Phase::Follower => {
                 a == p
                     || self
                         .figure_action(a)
                         .is_some_and(|(kind, k)| self.figure_legal(kind, k))
+                    || self.cfg.pd && self.pd_figure_legal(a)
+            }
+            Phase::Dragon => {
+                let d = a.wrapping_sub(self.cfg.dragon_base()) as usize;
+                self.dragon_step_target(d).is_some()
             }
             Phase::Select => {
                 let lo = p + 1 + K as u32;
@@ -1120,33 +1220,15 @@ impl CarcassonneState {
             }
             Phase::Follower => {
                 out.push(p);
-                let nf = self.step_features().min(K);
-                if nf == 0 {
-                    return;
+                self.ordinary_figures(out);
+                if self.cfg.pd {
+                    self.pd_follower_options(out);
                 }
-                let seat = self.current as usize;
-                if self.supply[seat] > 0 {
-                    for k in 0..nf {
-                        if self.feature_free(k) {
-                            out.push(p + 1 + k as u32);
-                        }
-                    }
-                }
-                if self.cfg.ic && self.large_supply[seat] > 0 {
-                    let l = self.cfg.base_actions();
-                    for k in 0..nf {
-                        if self.feature_free(k) {
-                            out.push(l + k as u32);
-                        }
-                    }
-                }
-                if self.cfg.tb {
-                    for kind in [BUILDER, PIG] {
-                        for k in 0..nf {
-                            if self.figure_legal(kind, k) {
-                                out.push(self.figure_id(kind, k));
-                            }
-                        }
+            }
+            Phase::Dragon => {
+                for d in 0..4 {
+                    if self.dragon_step_target(d).is_some() {
+                        out.push(self.cfg.dragon_base() + d as u32);
                     }
                 }
             }
@@ -1160,6 +1242,40 @@ impl CarcassonneState {
                 }
             }
             Phase::Over => {}
+        }
+    }
+
+    /// The follower step's figures on the tile just placed (§4.1 step 3, §11.4), in id order.
+    fn ordinary_figures(&self, out: &mut Vec<u32>) {
+        let p = self.cfg.p();
+        let nf = self.step_features().min(K);
+        if nf == 0 {
+            return;
+        }
+        let seat = self.current as usize;
+        if self.supply[seat] > 0 {
+            for k in 0..nf {
+                if self.feature_free(k) {
+                    out.push(p + 1 + k as u32);
+                }
+            }
+        }
+        if self.cfg.ic && self.large_supply[seat] > 0 {
+            let l = self.cfg.base_actions();
+            for k in 0..nf {
+                if self.feature_free(k) {
+                    out.push(l + k as u32);
+                }
+            }
+        }
+        if self.cfg.tb {
+            for kind in [BUILDER, PIG] {
+                for k in 0..nf {
+                    if self.figure_legal(kind, k) {
+                        out.push(self.figure_id(kind, k));
+                    }
+                }
+            }
         }
     }
 }

@@ -12,8 +12,10 @@ pub const T: usize = 34;
 /// The types of Inns & Cathedrals and of Traders & Builders (the data file's entries 34..50 and 51..74).
 pub const T_IC: usize = 17;
 pub const T_TB: usize = 24;
-/// The most types a game has (both expansions): the size of the per-type arrays of a state.
-pub const TMAX: usize = T + T_IC + T_TB;
+/// The types of The Princess and the Dragon (entries 75..103).
+pub const T_PD: usize = 29;
+/// The most types a game has (every expansion): the size of the per-type arrays of a state.
+pub const TMAX: usize = T + T_IC + T_TB + T_PD;
 /// K, the feature slots of a follower action.
 pub const K: usize = 12;
 pub const LAND: usize = 24;
@@ -68,6 +70,8 @@ pub struct Feature {
     pub cathedral: bool,
     /// A city's goods symbol (Traders & Builders): 0 none, else 1 + the index in GOODS_NAMES.
     pub goods: u8,
+    /// A city segment with the princess (The Princess and the Dragon, §12.4).
+    pub princess: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -88,6 +92,10 @@ pub struct TileType {
     /// The data edges that are river.
     pub river_edges: u8,
     pub cloister: bool,
+    /// The tile marks of The Princess and the Dragon (§12.1).
+    pub volcano: bool,
+    pub dragon: bool,
+    pub portal: bool,
 }
 
 impl TileType {
@@ -173,6 +181,7 @@ fn parse() -> Vec<TileType> {
                             .expect("a goods kind") as u8
                     }
                 },
+                princess: f["princess"].as_bool().unwrap_or(false),
             });
         }
         assert!(features.len() <= MAX_FEATURES, "at most 8 features a tile");
@@ -181,7 +190,8 @@ fn parse() -> Vec<TileType> {
             i if i < LAND => "base",
             i if i < T => "river",
             i if i < T + T_IC => "inns_cathedrals",
-            _ => "traders_builders",
+            i if i < T + T_IC + T_TB => "traders_builders",
+            _ => "princess_dragon",
         };
         assert_eq!(set, want, "the data file's types in set order");
         let mut tt = TileType {
@@ -197,6 +207,9 @@ fn parse() -> Vec<TileType> {
                 .filter(|&e| edges[e] == RIVER)
                 .fold(0, |m, e| m | 1 << e),
             cloister: false,
+            volcano: t["volcano"].as_bool().unwrap_or(false),
+            dragon: t["dragon"].as_bool().unwrap_or(false),
+            portal: t["portal"].as_bool().unwrap_or(false),
         };
         tt.cloister = tt.features.iter().any(|f| f.kind == CLOISTER);
         for r in 0..4 {
@@ -233,7 +246,7 @@ fn parse() -> Vec<TileType> {
     out
 }
 
-/// Every type of the data file, in its order (75 entries).
+/// Every type of the data file, in its order (104 entries).
 pub fn all_tiles() -> &'static [TileType] {
     static TABLE: OnceLock<Vec<TileType>> = OnceLock::new();
     TABLE.get_or_init(parse)
@@ -241,16 +254,19 @@ pub fn all_tiles() -> &'static [TileType] {
 
 /// A game's types (§2): the base and river entries, then those of the enabled expansions, in the file's
 /// order; a game's type id is the position in this list.
-pub fn game_tiles(ic: bool, tb: bool) -> &'static [TileType] {
-    static TABLES: [OnceLock<Vec<TileType>>; 4] = [const { OnceLock::new() }; 4];
-    TABLES[ic as usize | (tb as usize) << 1].get_or_init(|| {
+pub fn game_tiles(ic: bool, tb: bool, pd: bool) -> &'static [TileType] {
+    static TABLES: [OnceLock<Vec<TileType>>; 8] = [const { OnceLock::new() }; 8];
+    TABLES[ic as usize | (tb as usize) << 1 | (pd as usize) << 2].get_or_init(|| {
         let all = all_tiles();
         let mut v = all[..T].to_vec();
         if ic {
             v.extend_from_slice(&all[T..T + T_IC]);
         }
         if tb {
-            v.extend_from_slice(&all[T + T_IC..]);
+            v.extend_from_slice(&all[T + T_IC..T + T_IC + T_TB]);
+        }
+        if pd {
+            v.extend_from_slice(&all[T + T_IC + T_TB..]);
         }
         v
     })
