@@ -6,7 +6,9 @@
 //! tiles, so the extra figures fit a small inline array here (a clone copies it with the state).
 
 use super::board::{DX, DY};
-use super::state::{fig_k, fig_seat, fig_weight, CarcassonneState, Phase, FOLLOWER, LARGE};
+use super::state::{
+    fig_k, fig_seat, fig_weight, CarcassonneState, Phase, FOLLOWER, LARGE, MAX_PLAYERS,
+};
 use super::tiles::{CLOISTER, FCITY, FFIELD, FROAD, K, NONE};
 
 /// No slot (the dragon or the fairy off the board).
@@ -233,6 +235,17 @@ impl CarcassonneState {
         if f != NONE && self.segs.root(self.seg(slot, k as usize)) == root {
             self.scores[fig_seat(f)] += 3;
         }
+    }
+
+    /// `out` with the fairy's 3 for the owner of the follower it is next to, if any (§12.6: the final scoring).
+    pub fn fairy_final_bonus(&self, mut out: [u32; MAX_PLAYERS]) -> [u32; MAX_PLAYERS] {
+        if self.pd.fairy_k != NONE {
+            let f = self.fig_at(self.pd.fairy as usize, self.pd.fairy_k);
+            if f != NONE {
+                out[fig_seat(f)] += 3;
+            }
+        }
+        out
     }
 
     // ----- the follower step's P&D options (§12.4-§12.6) -----

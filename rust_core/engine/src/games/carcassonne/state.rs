@@ -941,6 +941,11 @@ impl CarcassonneState {
                 _ => {}
             }
         }
+        if self.cfg.pd {
+            // The fairy's follower is on an unfinished feature (a finished one sent it home), and every such
+            // feature is scored now: its owner gets the fairy's 3 (§12.6, the final scoring included).
+            out = self.fairy_final_bonus(out);
+        }
         if self.cfg.tb {
             // Goods majorities (§11.3): 10 to every seat with the most tokens of a kind.
             for g in 0..3 {
