@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::mem::size_of_val;
 
 /// Parameter sets measured besides every game's defaults, as (label, game id, parameters): Carcassonne with
-/// its options and with both expansions; Flipology's default game (Nature, two seats) is short and mostly
+/// its options, with two expansions, with The Princess and the Dragon and with all three; Flipology's default game (Nature, two seats) is short and mostly
 /// deal, so its longer games; and a Flip City supply mixing piles of both sets (issue 3).
 const EXTRA: &[(&str, &str, &str)] = &[
     (
@@ -22,6 +22,16 @@ const EXTRA: &[(&str, &str, &str)] = &[
         "carcassonne_expansions",
         "carcassonne",
         "inns_cathedrals=true,traders_builders=true",
+    ),
+    (
+        "carcassonne_princess_dragon",
+        "carcassonne",
+        "princess_dragon=true",
+    ),
+    (
+        "carcassonne_all_expansions",
+        "carcassonne",
+        "inns_cathedrals=true,traders_builders=true,princess_dragon=true",
     ),
     ("flipology_nature_4p", "flipology", "players=4"),
     ("flipology_nature_6p", "flipology", "players=6"),
