@@ -44,6 +44,12 @@ CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
             "traders_builders=true)",
             (1,),
         ),
+        ("carcassonne(princess_dragon=true)", (1,)),
+        (
+            "carcassonne(inns_cathedrals=true,players=4,princess_dragon=true,river=true,strategic=true,"
+            "tiles=B2E3K2U3V3,traders_builders=true)",
+            (1,),
+        ),
     ],
     "caboodle": [
         ("caboodle", (1, 2)),
