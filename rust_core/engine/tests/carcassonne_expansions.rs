@@ -4,7 +4,7 @@
 use meeplex_engine::games::carcassonne::{CarcassonneGame, CarcassonneState, Phase};
 mod common;
 
-use common::{act, draw};
+use common::{act, draw, legal, scores, turn};
 use meeplex_engine::playout::{random_action, Scratch};
 use meeplex_engine::{Game, ParamValue, Params, Rng, State, CHANCE};
 use serde_json::{json, Value};
@@ -20,25 +20,6 @@ fn params(players: i64, ic: bool, tb: bool, tiles: &str) -> Params {
 
 fn game(players: i64, ic: bool, tb: bool, tiles: &str) -> CarcassonneGame {
     CarcassonneGame::new(&params(players, ic, tb, tiles)).unwrap()
-}
-
-/// Draw `name`, place it, then the follower step's `figure`.
-fn turn(s: &mut Box<CarcassonneState>, name: &str, place: &str, figure: &str) {
-    draw(s, name);
-    act(s, &format!("place {place}"));
-    act(s, figure);
-}
-
-fn legal(s: &CarcassonneState, text: &str) -> bool {
-    let b = Box::new(s.clone());
-    let a = b
-        .string_to_action(text)
-        .unwrap_or_else(|e| panic!("{text}: {e}"));
-    b.is_legal(a)
-}
-
-fn scores(s: &CarcassonneState) -> Vec<u32> {
-    s.scores[..s.cfg.players].to_vec()
 }
 
 fn end(s: &CarcassonneState) -> Vec<u32> {

@@ -4,7 +4,7 @@
 use meeplex_engine::games::carcassonne::{CarcassonneGame, CarcassonneState, Phase};
 mod common;
 
-use common::{act, draw};
+use common::{act, draw, legal, scores, turn};
 use meeplex_engine::playout::{random_action, Scratch};
 use meeplex_engine::{Game, GameError, ParamValue, Params, Rng, State, CHANCE};
 use serde_json::{json, Value};
@@ -29,13 +29,6 @@ fn game(text: &str) -> CarcassonneGame {
     CarcassonneGame::new(&params(text)).unwrap()
 }
 
-/// Draw `name`, place it, then the follower step's `figure`.
-fn turn(s: &mut Box<CarcassonneState>, name: &str, place: &str, figure: &str) {
-    draw(s, name);
-    act(s, &format!("place {place}"));
-    act(s, figure);
-}
-
 fn legal_texts(s: &CarcassonneState) -> Vec<String> {
     let b = Box::new(s.clone());
     let mut out = Vec::new();
@@ -43,18 +36,6 @@ fn legal_texts(s: &CarcassonneState) -> Vec<String> {
     out.iter()
         .map(|&a| b.action_to_string(a).unwrap())
         .collect()
-}
-
-fn legal(s: &CarcassonneState, text: &str) -> bool {
-    let b = Box::new(s.clone());
-    let a = b
-        .string_to_action(text)
-        .unwrap_or_else(|e| panic!("{text}: {e}"));
-    b.is_legal(a)
-}
-
-fn scores(s: &CarcassonneState) -> Vec<u32> {
-    s.scores[..s.cfg.players].to_vec()
 }
 
 fn round_trip(g: &CarcassonneGame, s: &CarcassonneState) -> Value {
@@ -279,7 +260,7 @@ fn the_dragon_stops_when_it_blocks_itself() {
 // ----- §12.6: the fairy -----
 
 #[test]
-fn the_fairy_protects_scores_one_at_turn_start_and_not_at_the_end() {
+fn the_fairy_protects_scores_one_at_turn_start_and_three_at_the_end() {
     let g = game("players=2,tiles=E2U4");
     let mut s = g.new_initial_state();
     turn(&mut s, "U", "1,0 r0", "follower road E");
@@ -300,8 +281,9 @@ fn the_fairy_protects_scores_one_at_turn_start_and_not_at_the_end() {
     assert_eq!(s.current, 0);
     assert_eq!(scores(&s), vec![1, 0]);
     assert_eq!(supply(&s), vec![6, 7]);
-    // The end would score the road (1,0 and 2,0 and D, and -1,0) without the fairy's 3.
-    assert_eq!(s.end_points()[..2], [4, 0]);
+    // The end would score the road (1,0 and 2,0 and D, and -1,0), and the fairy's 3 with it (§12.6: the
+    // final scoring is a scoring too).
+    assert_eq!(s.end_points()[..2], [4 + 3, 0]);
 }
 
 #[test]

@@ -18,3 +18,27 @@ pub fn draw(s: &mut Box<CarcassonneState>, name: &str) {
     assert_eq!(s.current_player(), CHANCE, "{}", s.to_text());
     act(s, &format!("draw {name}"));
 }
+
+/// Draw `name`, place it, then the follower step's `figure` (the expansion test files).
+#[allow(dead_code)] // each test crate compiles its own copy and uses part of it
+pub fn turn(s: &mut Box<CarcassonneState>, name: &str, place: &str, figure: &str) {
+    draw(s, name);
+    act(s, &format!("place {place}"));
+    act(s, figure);
+}
+
+/// Whether `text` names a legal action now.
+#[allow(dead_code)]
+pub fn legal(s: &CarcassonneState, text: &str) -> bool {
+    let b = Box::new(s.clone());
+    let a = b
+        .string_to_action(text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    b.is_legal(a)
+}
+
+/// The points of the seats in play.
+#[allow(dead_code)]
+pub fn scores(s: &CarcassonneState) -> Vec<u32> {
+    s.scores[..s.cfg.players].to_vec()
+}
