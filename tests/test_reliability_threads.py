@@ -242,3 +242,38 @@ def test_one_vector_game_stepped_while_others_read(game_id):
     for i in range(n):
         assert shared.state(i).serialize() == expected.state(i).serialize()
     print(f"threads: {game_id}: {counts} while one thread stepped {n} games {steps} times")
+
+
+def test_reads_reentered_from_a_collection_do_not_collide():
+    """A garbage collection inside a read (allocating the list or the mask) can run Python code that reads
+    the same state: the reads share the state (`&self`), so neither fails with pyo3's "Already borrowed"
+    (it did, rarely, in test_shared_state_read_from_threads, when a thread switched at such a point)."""
+    import gc
+
+    game = meeplex.make("flip_pick_towers")
+    state = game.new_initial_state()
+    rng = meeplex.Rng(11)
+    for _ in range(25):
+        state.apply_action(random_action(state, rng))
+    expected = (list(state.legal_actions()), state.serialize(), list(state.chance_weights()))
+    seen: list[object] = []
+
+    def reenter(phase: str, info: dict) -> None:
+        try:
+            seen.append((list(state.legal_actions()), state.serialize(), list(state.chance_weights())))
+        except RuntimeError as error:  # pyo3's borrow error
+            seen.append(error)
+
+    threshold = gc.get_threshold()
+    gc.callbacks.append(reenter)
+    gc.set_threshold(1)
+    try:
+        for _ in range(200):
+            state.legal_actions()
+            state.legal_actions_mask()
+            state.chance_outcomes()
+    finally:
+        gc.set_threshold(*threshold)
+        gc.callbacks.remove(reenter)
+    assert seen, "no collection ran inside a read: the test proves nothing"
+    assert all(view == expected for view in seen), next(v for v in seen if v != expected)

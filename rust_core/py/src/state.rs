@@ -10,14 +10,32 @@ use meeplex_engine::{AnyGame, AnyState, State, Tracked, CHANCE};
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyInt, PyList};
+use std::cell::RefCell;
 use std::sync::Arc;
+
+// The read methods take `&self` so that threads reading one shared state never collide on pyo3's borrow flag
+// (a `&mut self` reader fails with "Already borrowed" when another thread holds a shared borrow across a GIL
+// switch). Their scratch buffers are per thread instead of per state.
+thread_local! {
+    static ACTIONS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+    static WEIGHTS: RefCell<Vec<(u32, u64)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `f` with this thread's buffer, or a fresh one if this thread is already inside (a finaliser re-entering).
+fn with_buffer<T: 'static, R>(
+    key: &'static std::thread::LocalKey<RefCell<Vec<T>>>,
+    f: impl FnOnce(&mut Vec<T>) -> R,
+) -> R {
+    key.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut buffer) => f(&mut buffer),
+        Err(_) => f(&mut Vec::new()),
+    })
+}
 
 #[pyclass(name = "State", module = "meeplex._core")]
 pub struct PyState {
     pub(crate) game: Arc<AnyGame>,
     pub(crate) inner: Tracked<AnyState>,
-    actions: Vec<u32>,
-    weights: Vec<(u32, u64)>,
     scratch: Scratch,
 }
 
@@ -26,8 +44,6 @@ impl PyState {
         PyState {
             game,
             inner,
-            actions: Vec::new(),
-            weights: Vec::new(),
             scratch: Scratch::default(),
         }
     }
@@ -79,14 +95,16 @@ impl PyState {
         }
     }
 
-    fn fill_mask(&mut self, out: &mut [i8]) {
+    fn fill_mask(&self, out: &mut [i8]) {
         out.iter_mut().for_each(|x| *x = 0);
-        self.inner.state.legal_actions(&mut self.actions);
-        for &a in &self.actions {
-            if let Some(slot) = out.get_mut(a as usize) {
-                *slot = 1;
+        with_buffer(&ACTIONS, |actions| {
+            self.state().legal_actions(actions);
+            for &a in actions.iter() {
+                if let Some(slot) = out.get_mut(a as usize) {
+                    *slot = 1;
+                }
             }
-        }
+        });
     }
 }
 
@@ -113,15 +131,17 @@ impl PyState {
     }
 
     /// The legal actions, sorted; at a chance node, the possible outcomes.
-    fn legal_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.inner.state.legal_actions(&mut self.actions);
-        PyList::new(py, &self.actions)
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        with_buffer(&ACTIONS, |actions| {
+            self.state().legal_actions(actions);
+            PyList::new(py, actions.iter())
+        })
     }
 
     /// int8 mask of length num_distinct_actions (max_chance_outcomes at a chance node), or written into `out`.
     #[pyo3(signature = (out=None))]
     fn legal_actions_mask<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         out: Option<Bound<'py, PyArray1<i8>>>,
     ) -> PyResult<Bound<'py, PyArray1<i8>>> {
@@ -149,19 +169,23 @@ impl PyState {
     }
 
     /// ``[(outcome, probability)]`` at a chance node, empty elsewhere.
-    fn chance_outcomes(&mut self) -> Vec<(u32, f64)> {
-        self.inner.state.chance_weights(&mut self.weights);
-        let total: u64 = self.weights.iter().map(|&(_, w)| w).sum();
-        self.weights
-            .iter()
-            .map(|&(a, w)| (a, w as f64 / total as f64))
-            .collect()
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        with_buffer(&WEIGHTS, |weights| {
+            self.state().chance_weights(weights);
+            let total: u64 = weights.iter().map(|&(_, w)| w).sum();
+            weights
+                .iter()
+                .map(|&(a, w)| (a, w as f64 / total as f64))
+                .collect()
+        })
     }
 
     /// ``[(outcome, weight)]`` with exact integer weights: probability = weight / sum of weights.
-    fn chance_weights(&mut self) -> Vec<(u32, u64)> {
-        self.inner.state.chance_weights(&mut self.weights);
-        self.weights.clone()
+    fn chance_weights(&self) -> Vec<(u32, u64)> {
+        with_buffer(&WEIGHTS, |weights| {
+            self.state().chance_weights(weights);
+            weights.clone()
+        })
     }
 
     /// Apply an action; an illegal one raises IllegalActionError and changes nothing.
