@@ -1328,9 +1328,11 @@ class CarcassonneState:
         if self.game.princess_dragon and not self._volcano_on_board():
             for t in self.game.dragon_types:
                 held[t], pool[t] = pool[t], 0
-        for s in range(self.game.players):
-            if s == p:
-                continue
+        # §8.3: in phase select the seat to move holds placeable tiles only (the others were set aside), so
+        # its hand is dealt first, from the placeable types alone; then the other seats in increasing order.
+        to_move = self.current if self.phase == "select" and self.current != p else None
+        others = [s for s in range(self.game.players) if s != p and s != to_move]
+        for s in ([to_move] if to_move is not None else []) + others:
             size = sum(self.hands[s])
             new_hand = [0] * self.game.T
             for _ in range(size):
@@ -1338,10 +1340,15 @@ class CarcassonneState:
                     # READING: only dragon tiles are left unseen (a hand took one when only dragon tiles
                     # remained, §12.1): they are drawn then, as the game's own draw does.
                     pool, held = held, [0] * self.game.T
-                r = int(below(sum(pool)))
+                weights = [
+                    0 if s == to_move and not self._placeable(t) else pool[t] for t in range(self.game.T)
+                ]
+                if sum(weights) == 0:  # no placeable type left unseen (a §12.1 corner): the whole pool
+                    weights = list(pool)
+                r = int(below(sum(weights)))
                 running = 0
                 for t in range(self.game.T):
-                    running += pool[t]
+                    running += weights[t]
                     if running > r:
                         new_hand[t] += 1
                         pool[t] -= 1

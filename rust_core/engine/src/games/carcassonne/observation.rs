@@ -340,18 +340,33 @@ pub fn resample(s: &CarcassonneState, p: usize, rng: &mut Rng) -> CarcassonneSta
             pool[t] += std::mem::take(&mut kept[t]);
         }
     }
-    for q in 0..n {
-        if q == p {
-            continue;
-        }
+    // §8.3: in phase select the seat to move holds placeable tiles only (every other one was set aside), so
+    // its hand is dealt first, from the placeable types; the other seats follow in increasing order.
+    let to_move =
+        (s.phase == Phase::Select && s.current as usize != p).then_some(s.current as usize);
+    let order = to_move
+        .into_iter()
+        .chain((0..n).filter(|&q| q != p && Some(q) != to_move));
+    for q in order {
         let size = s.hand_size(q);
         out.hand_mut(q).fill(0);
         for _ in 0..size {
-            let total: u32 = pool.iter().sum();
+            // (If no placeable type is left in the pool, a corner of §12.1's held-back dragon tiles, the
+            // whole pool: a resample must always deal the hand.)
+            let only_placeable =
+                Some(q) == to_move && (0..nt).any(|t| pool[t] > 0 && s.placeable(t as u8));
+            let weight = |t: usize| {
+                if only_placeable && !s.placeable(t as u8) {
+                    0
+                } else {
+                    pool[t]
+                }
+            };
+            let total: u32 = (0..nt).map(weight).sum();
             let r = rng.below(total as u64) as u32;
             let mut run = 0;
             for t in 0..nt {
-                run += pool[t];
+                run += weight(t);
                 if run > r {
                     pool[t] -= 1;
                     out.hand_mut(q)[t] += 1;
