@@ -367,14 +367,15 @@ def test_dagda_and_bonfur_discards():
     play(state, "hero dagda")
     assert state.phase == "discard"
     choices = [state.action_to_string(a) for a in state.legal_actions()]
-    assert choices == ["discard blacksmith", "discard explorer", "discard miner", "discard warrior"]
-    play(state, "discard explorer")
-    assert state.seats[0].army[EX] == [K["explorer9"], 30 + H["idunn"]]  # the last Dwarf card, under Idunn
+    # interp. 3: the Explorers are topped by Idunn, a hero: no card of theirs can go (the top card only)
+    assert choices == ["discard blacksmith", "discard miner", "discard warrior"]
+    play(state, "discard miner")
+    assert state.seats[0].army[MI] == [K["miner0"]]
     assert state.phase == "discard"
-    assert "discard explorer" not in [state.action_to_string(a) for a in state.legal_actions()]
+    assert "discard miner" not in [state.action_to_string(a) for a in state.legal_actions()]
     play(state, "discard warrior")
     assert state.seats[0].army[WA] == [K["warrior5"]]
-    assert state.discard[K["explorer5"]] == 1 and state.discard[K["warrior3"]] == 1
+    assert state.discard[K["miner0"]] == 1 and state.discard[K["warrior3"]] == 1
 
 
 def test_dagda_bonfur_feasibility():

@@ -371,7 +371,8 @@ class Seat:
         return min(self.ranks(j) for j in range(NUM_CLASSES))
 
     def has_dwarf(self, column: int) -> bool:
-        return any(entry < NUM_DWARF_KINDS for entry in self.army[column])
+        """The column's top card is a Dwarf card: what Dagda and Bonfur may discard (interp. 3)."""
+        return bool(self.army[column]) and self.army[column][-1] < NUM_DWARF_KINDS
 
 
 def _remove_one(codes: list[int], code: int) -> None:
@@ -859,11 +860,9 @@ class NidavellirState:
         self.queue[:0] = items
 
     def _discard(self, column: int) -> None:
-        """Dagda / Bonfur: the most recently placed Dwarf card of the column (interp. 3)."""
+        """Dagda / Bonfur: the column's top card, a Dwarf card (interp. 3)."""
         _, s, _ = self.queue.pop(0)
-        entries = self.seats[s].army[column]
-        at = max(i for i, entry in enumerate(entries) if entry < NUM_DWARF_KINDS)
-        self.discard[entries.pop(at)] += 1
+        self.discard[self.seats[s].army[column].pop()] += 1
         if self.queue and self.queue[0][0] == "discard" and self.queue[0][1] == s:
             self.queue[0][2] |= 1 << column
 
