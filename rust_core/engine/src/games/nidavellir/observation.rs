@@ -211,7 +211,7 @@ fn picture(s: &NidavellirState, p: Option<usize>) -> String {
     );
     for t in 0..TAVERNS {
         let cards: Vec<String> = (0..KINDS)
-            .flat_map(|k| std::iter::repeat(d.kind_keys[k].clone()).take(s.taverns[t][k] as usize))
+            .flat_map(|k| std::iter::repeat_n(d.kind_keys[k].clone(), s.taverns[t][k] as usize))
             .collect();
         let _ = writeln!(out, "{}: {}", d.tavern_keys[t], cards.join(" "));
     }

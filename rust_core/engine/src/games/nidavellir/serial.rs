@@ -101,7 +101,7 @@ fn word_name(w: Word) -> &'static str {
 
 fn codes(counts: &[u8; COINS]) -> Vec<u8> {
     (0..COINS)
-        .flat_map(|c| std::iter::repeat(c as u8).take(counts[c] as usize))
+        .flat_map(|c| std::iter::repeat_n(c as u8, counts[c] as usize))
         .collect()
 }
 

@@ -561,8 +561,8 @@ impl NidavellirState {
                 match it.word {
                     Word::Trade => {
                         let hand = self.seats[s].hand;
-                        let mut two = (0..COINS)
-                            .flat_map(|c| std::iter::repeat(c as u8).take(hand[c] as usize));
+                        let mut two =
+                            (0..COINS).flat_map(|c| std::iter::repeat_n(c as u8, hand[c] as usize));
                         if let (Some(a), Some(b)) = (two.next(), two.next()) {
                             self.trade(s, a, b);
                         }
@@ -772,9 +772,8 @@ impl NidavellirState {
             let (va, vb) = (coin_value(a), coin_value(b));
             let out = if va > vb {
                 a
-            } else if vb > va {
-                b
-            } else if b < 5 {
+            } else if vb > va || b < 5 {
+                // Equal values: the basic coin leaves (interpretation 4).
                 b
             } else {
                 a
