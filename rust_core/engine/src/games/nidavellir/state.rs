@@ -545,8 +545,14 @@ impl NidavellirState {
         }
     }
 
-    /// Carry out automatic items and the main flow until a decision or a chance node (§5.4).
-    fn settle(&mut self) {
+    /// Put an item at the back of the queue (for tests and tools that build positions; follow with `settle`).
+    pub fn enqueue(&mut self, item: Item) {
+        self.push_back(item);
+    }
+
+    /// Carry out automatic items and the main flow until a decision or a chance node (§5.4). Public for tests
+    /// and tools that edit a position's fields.
+    pub fn settle(&mut self) {
         loop {
             if let Some(it) = self.front() {
                 if let Some((phase, seat)) = self.front_phase(it) {
