@@ -716,3 +716,53 @@ fn notation_round_trip_and_junk() {
     assert_eq!(s.string_to_action("4").unwrap(), 4);
     assert!(s.action_to_string(0).is_err());
 }
+
+/// Every integer of serialized positions replaced by nearby values: accepted states play on without a panic.
+#[test]
+fn no_panic_on_mutated_states() {
+    let mut rng = Rng::new(3);
+    for n in [2, 5] {
+        let g = game(n);
+        let states = random_game(&g, 40 + n as u64);
+        for (s, h) in states.iter().step_by(23) {
+            let text = s.serialize(h);
+            let bytes = text.as_bytes();
+            // Positions of digits after '[', ',' or ':' (the start of an int).
+            let starts: Vec<usize> = (1..bytes.len())
+                .filter(|&i| {
+                    matches!(bytes[i - 1], b'[' | b',' | b':')
+                        && (bytes[i].is_ascii_digit() || bytes[i] == b'-')
+                })
+                .collect();
+            for _ in 0..60 {
+                let i = starts[rng.below(starts.len() as u64) as usize];
+                let mut j = i + 1;
+                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let v = rng.below(45) as i64 - 2;
+                let mutated = format!("{}{}{}", &text[..i], v, &text[j..]);
+                if let Ok((mut m, _)) = g.deserialize_state(&mutated) {
+                    let mut acts = Vec::new();
+                    let mut obs = vec![0f32; g.observation_shape()[0]];
+                    for _ in 0..200 {
+                        if m.is_terminal() {
+                            break;
+                        }
+                        m.legal_actions(&mut acts);
+                        for p in 0..n as usize {
+                            m.observation_tensor(p, &mut obs);
+                            let _ = m.resample_from_infostate(p, &mut rng);
+                        }
+                        if acts.is_empty() {
+                            break;
+                        }
+                        let a = acts[rng.below(acts.len() as u64) as usize];
+                        m.apply_action(a).unwrap();
+                        let _ = m.serialize(&[]);
+                    }
+                }
+            }
+        }
+    }
+}
