@@ -42,6 +42,7 @@ const EXTRA: &[(&str, &str, &str)] = &[
         "variant=2,players=4",
     ),
     ("lineit_5p", "lineit", "players=5"),
+    ("nidavellir_5p", "nidavellir", "players=5"),
     (
         "flip_city_mixed",
         "flip_city",
@@ -127,6 +128,7 @@ fn measure(c: &mut Criterion, label: &str, game: &AnyGame) {
         AnyState::Flipology(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::ForbiddenIsland(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::LineIt(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
+        AnyState::Nidavellir(s) => (clone_bench(c, &bare, &**s), size_of_val(&**s)).1,
         _ => 0,
     };
     if let AnyState::Carcassonne(_) = &mid {

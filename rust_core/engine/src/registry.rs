@@ -13,6 +13,7 @@ use crate::games::flip_pick_towers::{self, FlipPickTowersGame, FlipPickTowersSta
 use crate::games::flipology::{self, FlipologyGame, FlipologyState};
 use crate::games::forbidden_island::{self, ForbiddenIslandGame, ForbiddenIslandState};
 use crate::games::lineit::{self, LineItGame, LineItState};
+use crate::games::nidavellir::{self, NidavellirGame, NidavellirState};
 use crate::{Game, GameError, Params, Player, Result, Rng, State};
 
 /// The ids of all registered games, sorted.
@@ -25,6 +26,7 @@ pub const GAME_IDS: &[&str] = &[
     flipology::ID,
     forbidden_island::ID,
     lineit::ID,
+    nidavellir::ID,
 ];
 
 #[derive(Clone, Debug)]
@@ -37,6 +39,7 @@ pub enum AnyGame {
     Flipology(FlipologyGame),
     ForbiddenIsland(ForbiddenIslandGame),
     LineIt(LineItGame),
+    Nidavellir(NidavellirGame),
 }
 
 // The variants differ in size (each game's state is as big as its rules need), and boxing the big ones would
@@ -53,6 +56,8 @@ pub enum AnyState {
     Flipology(FlipologyState),
     ForbiddenIsland(ForbiddenIslandState),
     LineIt(LineItState),
+    /// Boxed: a Nidavellir state holds five armies of fixed columns (over a kilobyte).
+    Nidavellir(Box<NidavellirState>),
 }
 
 /// `$V` names the variant matched, so that a body can wrap a new state in the same variant.
@@ -100,6 +105,11 @@ macro_rules! game_dispatch {
             AnyGame::LineIt($g) => {
                 #[allow(unused_imports)]
                 use AnyState::LineIt as $V;
+                $body
+            }
+            AnyGame::Nidavellir($g) => {
+                #[allow(non_snake_case, unused_variables)]
+                let $V = |s: NidavellirState| AnyState::Nidavellir(Box::new(s));
                 $body
             }
         }
@@ -152,6 +162,11 @@ macro_rules! state_dispatch {
                 use AnyState::LineIt as $V;
                 $body
             }
+            AnyState::Nidavellir($s) => {
+                #[allow(non_snake_case, unused_variables)]
+                let $V = |s: NidavellirState| AnyState::Nidavellir(Box::new(s));
+                $body
+            }
         }
     };
 }
@@ -171,6 +186,7 @@ impl AnyGame {
             flipology::ID => Ok(AnyGame::Flipology(FlipologyGame::new(params)?)),
             forbidden_island::ID => Ok(AnyGame::ForbiddenIsland(ForbiddenIslandGame::new(params)?)),
             lineit::ID => Ok(AnyGame::LineIt(LineItGame::new(params)?)),
+            nidavellir::ID => Ok(AnyGame::Nidavellir(NidavellirGame::new(params)?)),
             _ => Err(GameError::InvalidState(format!(
                 "unknown game {id:?} (known: {})",
                 GAME_IDS.join(", ")

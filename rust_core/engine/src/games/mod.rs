@@ -7,3 +7,4 @@ pub mod flip_pick_towers;
 pub mod flipology;
 pub mod forbidden_island;
 pub mod lineit;
+pub mod nidavellir;

@@ -1,0 +1,466 @@
+//! Canonical JSON of a whole state and its reader (docs/rules/nidavellir.md §8). The reader rebuilds the state
+//! from the fields and refuses every inconsistency the contract lists; the history is only range-checked.
+
+use super::data::*;
+use super::notation::NUM_ACTIONS;
+use super::state::{valid_entry, Item, NidavellirState, Phase, Word, COL_CAP, QUEUE_CAP};
+use super::{Rules, ID};
+use crate::error::{invalid, Result};
+use crate::json::Fields;
+use crate::params::{params_to_json, Params};
+use serde_json::{json, Value};
+
+const VERSION: i64 = 1;
+const PREFIX: &str = "nidavellir state: ";
+
+const KEYS: [&str; 25] = [
+    "age",
+    "bid_start",
+    "current",
+    "decks",
+    "discard",
+    "distinctions",
+    "drawn",
+    "game",
+    "heroes_left",
+    "history",
+    "order",
+    "order_pos",
+    "params",
+    "phase",
+    "pioneer_at",
+    "queue",
+    "reveal",
+    "revealed",
+    "seats",
+    "tavern",
+    "taverns",
+    "treasure",
+    "turn",
+    "uline_bidder",
+    "version",
+];
+const SEAT_KEYS: [&str; 9] = [
+    "army",
+    "bids",
+    "gem",
+    "hand",
+    "heroes",
+    "shown_bids",
+    "shown_hand",
+    "thrud",
+    "ylud",
+];
+
+pub const PHASE_NAMES: [(Phase, &str); 15] = [
+    (Phase::Gems, "gems"),
+    (Phase::Fill, "fill"),
+    (Phase::Bid, "bid"),
+    (Phase::UlineBid, "uline_bid"),
+    (Phase::Take, "take"),
+    (Phase::Transform, "transform"),
+    (Phase::Hero, "hero"),
+    (Phase::Discard, "discard"),
+    (Phase::Thrud, "thrud"),
+    (Phase::Ylud, "ylud"),
+    (Phase::UlineTrade, "uline_trade"),
+    (Phase::PioneerDraw, "pioneer_draw"),
+    (Phase::PioneerKeep, "pioneer_keep"),
+    (Phase::PioneerBurn, "pioneer_burn"),
+    (Phase::Over, "over"),
+];
+
+pub const WORD_NAMES: [(Word, &str); 12] = [
+    (Word::Recruit, "recruit"),
+    (Word::Transform, "transform"),
+    (Word::Trade, "trade"),
+    (Word::Thrud, "thrud"),
+    (Word::Discard, "discard"),
+    (Word::Ylud, "ylud"),
+    (Word::Distinction, "distinction"),
+    (Word::Pioneer, "pioneer"),
+    (Word::Burn, "burn"),
+    (Word::Age2, "age2"),
+    (Word::ThrudHome, "thrud_home"),
+    (Word::End, "end"),
+];
+
+pub fn phase_name(p: Phase) -> &'static str {
+    PHASE_NAMES
+        .iter()
+        .find(|(q, _)| *q == p)
+        .map_or("over", |(_, n)| n)
+}
+
+fn word_name(w: Word) -> &'static str {
+    WORD_NAMES
+        .iter()
+        .find(|(q, _)| *q == w)
+        .map_or("end", |(_, n)| n)
+}
+
+fn codes(counts: &[u8; COINS]) -> Vec<u8> {
+    (0..COINS)
+        .flat_map(|c| std::iter::repeat_n(c as u8, counts[c] as usize))
+        .collect()
+}
+
+fn signed(v: u8) -> i64 {
+    if v == NONE {
+        -1
+    } else {
+        v as i64
+    }
+}
+
+pub fn to_value(s: &NidavellirState, history: &[u32]) -> Value {
+    let n = s.n();
+    let seats: Vec<Value> = (0..n)
+        .map(|q| {
+            let seat = &s.seats[q];
+            let army: Vec<Vec<u8>> = (0..CLASSES).map(|j| seat.col(j).to_vec()).collect();
+            json!({
+                "army": army,
+                "bids": seat.bids.iter().map(|&b| signed(b)).collect::<Vec<_>>(),
+                "gem": seat.gem,
+                "hand": codes(&seat.hand),
+                "heroes": seat.heroes.to_vec(),
+                "shown_bids": seat.shown_bids.to_vec(),
+                "shown_hand": codes(&seat.shown_hand),
+                "thrud": seat.thrud,
+                "ylud": seat.ylud,
+            })
+        })
+        .collect();
+    let queue: Vec<Value> = s
+        .queue()
+        .iter()
+        .map(|it| json!([word_name(it.word), it.seat, it.arg]))
+        .collect();
+    let order: Vec<u8> = s.order[..(s.order_len as usize).min(5)].to_vec();
+    json!({
+        "age": s.age,
+        "bid_start": s.bid_start,
+        "current": if s.phase == Phase::Over { -1 } else { s.current },
+        "decks": [s.decks[0].to_vec(), s.decks[1].to_vec()],
+        "discard": s.discard.to_vec(),
+        "distinctions": s.distinctions.to_vec(),
+        "drawn": s.drawn.to_vec(),
+        "game": ID,
+        "heroes_left": s.heroes_left.to_vec(),
+        "history": history,
+        "order": order,
+        "order_pos": s.order_pos,
+        "params": rules_json(&s.rules),
+        "phase": phase_name(s.phase),
+        "pioneer_at": s.pioneer_at,
+        "queue": queue,
+        "reveal": s.reveal[..n].to_vec(),
+        "revealed": s.revealed,
+        "seats": seats,
+        "tavern": s.tavern,
+        "taverns": s.taverns.iter().map(|t| t.to_vec()).collect::<Vec<_>>(),
+        "treasure": s.treasure.to_vec(),
+        "turn": s.turn,
+        "uline_bidder": s.uline_bidder,
+        "version": VERSION,
+    })
+}
+
+fn rules_json(r: &Rules) -> Value {
+    json!({
+        "first_game": r.first_game,
+        "players": r.players,
+        "warrior_bonus_at_zero": r.warrior_bonus_at_zero,
+    })
+}
+
+pub fn serialize(s: &NidavellirState, history: &[u32]) -> String {
+    to_value(s, history).to_string()
+}
+
+fn err<T>(msg: impl std::fmt::Display) -> Result<T> {
+    invalid(format!("{PREFIX}{msg}"))
+}
+
+fn counts<const N: usize>(o: &Fields, key: &str, v: &Value) -> Result<[u8; N]> {
+    let items = o.list_at(key, v, N..=N)?;
+    let mut out = [0u8; N];
+    for (i, x) in items.iter().enumerate() {
+        out[i] = o.int_at(&format!("{key}[{i}]"), x, 0, 255)? as u8;
+    }
+    Ok(out)
+}
+
+/// An ascending list of coin codes, as counts.
+fn coin_list(o: &Fields, key: &str) -> Result<[u8; COINS]> {
+    let list = o.ints(key, 0..=32, 0, COINS as i64 - 1)?;
+    if list.windows(2).any(|w| w[0] > w[1]) {
+        return o.fail(key, "must be in ascending order");
+    }
+    let mut out = [0u8; COINS];
+    for c in list {
+        out[c as usize] += 1;
+    }
+    Ok(out)
+}
+
+pub fn deserialize(
+    rules: &Rules,
+    params: &Params,
+    text: &str,
+) -> Result<(NidavellirState, Vec<u32>)> {
+    let value: Value = match crate::json::parse(text) {
+        Ok(v) => v,
+        Err(e) => return err(format!("not JSON ({e})")),
+    };
+    let obj = Fields::new(&value, PREFIX, "", &KEYS)?;
+    obj.envelope(ID, VERSION, &params_to_json(params))?;
+    let d = data();
+    let n = rules.n();
+    let nl = n as i64;
+    let history: Vec<u32> = obj
+        .ints("history", .., 0, NUM_ACTIONS as i64 - 1)?
+        .into_iter()
+        .map(|a| a as u32)
+        .collect();
+    let hl = history.len() as i64;
+    let mut s = NidavellirState::new(*rules);
+    s.steps = history.len() as u32;
+    s.phase = obj.name("phase", &PHASE_NAMES)?;
+    s.age = obj.int("age", 1, 2)? as u8;
+    s.turn = obj.int("turn", 0, rules.turns() as i64 - 1)? as u8;
+    s.tavern = obj.int("tavern", -1, 2)? as i8;
+    s.revealed = obj.int("revealed", 0, 3)? as u8;
+    s.bid_start = obj.int("bid_start", -1, hl)? as i32;
+    s.pioneer_at = obj.int("pioneer_at", -1, hl)? as i32;
+    s.current = obj.int("current", -1, nl - 1)? as i8;
+    s.uline_bidder = obj.int("uline_bidder", -1, nl - 1)? as i8;
+    let decks = obj.list("decks", 2..=2)?;
+    for a in 0..2 {
+        s.decks[a] = counts(&obj, &format!("decks[{a}]"), &decks[a])?;
+    }
+    let taverns = obj.list("taverns", 3..=3)?;
+    for t in 0..3 {
+        s.taverns[t] = counts(&obj, &format!("taverns[{t}]"), &taverns[t])?;
+    }
+    s.discard = counts(&obj, "discard", obj.get("discard"))?;
+    s.drawn = counts(&obj, "drawn", obj.get("drawn"))?;
+    s.treasure = counts(&obj, "treasure", obj.get("treasure"))?;
+    s.heroes_left = counts(&obj, "heroes_left", obj.get("heroes_left"))?;
+    let dist = obj.ints("distinctions", 5..=5, -2, nl - 1)?;
+    for i in 0..5 {
+        s.distinctions[i] = dist[i] as i8;
+    }
+    let reveal = obj.ints("reveal", n..=n, -1, 25)?;
+    for i in 0..n {
+        s.reveal[i] = reveal[i] as i8;
+    }
+    let order = obj.ints("order", 0..=n, 0, nl - 1)?;
+    if !order.is_empty() {
+        let mut seen = [false; 5];
+        if order.len() != n {
+            return obj.fail("order", format!("must be empty or list all {n} seats"));
+        }
+        for &q in &order {
+            if seen[q as usize] {
+                return obj.fail("order", "names a seat twice");
+            }
+            seen[q as usize] = true;
+        }
+        for (i, &q) in order.iter().enumerate() {
+            s.order[i] = q as u8;
+        }
+    }
+    s.order_len = order.len() as u8;
+    s.order_pos = obj.int("order_pos", 0, order.len() as i64)? as u8;
+    if s.tavern < 0 && (!order.is_empty() || reveal.iter().any(|&r| r != -1)) {
+        return err("order and reveal must be empty when tavern is -1");
+    }
+    // The queue.
+    let queue = obj.list("queue", 0..=QUEUE_CAP)?;
+    for (i, item) in queue.iter().enumerate() {
+        let sub = format!("queue[{i}]");
+        let parts = obj.list_at(&sub, item, 3..=3)?;
+        let word = match WORD_NAMES
+            .iter()
+            .find(|(_, w)| Some(*w) == parts[0].as_str())
+        {
+            Some(&(w, _)) => w,
+            None => return obj.fail(&format!("{sub}[0]"), "must be a queue word"),
+        };
+        let seated = !matches!(
+            word,
+            Word::Distinction | Word::Burn | Word::Age2 | Word::ThrudHome | Word::End
+        );
+        let (lo, hi) = if seated { (0, nl - 1) } else { (-1, -1) };
+        let seat = obj.int_at(&format!("{sub}[1]"), &parts[1], lo, hi)?;
+        let (alo, ahi) = match word {
+            Word::Transform => (0, 25),
+            Word::Trade => (-1, COINS as i64 - 1),
+            Word::Discard => (0, 31),
+            Word::Distinction => (0, 4),
+            _ => (0, 0),
+        };
+        let arg = obj.int_at(&format!("{sub}[2]"), &parts[2], alo, ahi)?;
+        s.queue[i] = Item {
+            word,
+            seat: seat as i8,
+            arg: arg as i8,
+        };
+    }
+    s.queue_len = queue.len() as u8;
+    // Seats.
+    let seats = obj.list("seats", n..=n)?;
+    for (q, sv) in seats.iter().enumerate() {
+        let so = obj.object_at(&format!("seats[{q}]"), sv, &SEAT_KEYS)?;
+        let seat = &mut s.seats[q];
+        seat.gem = so.int("gem", 0, 6)? as u8;
+        seat.hand = coin_list(&so, "hand")?;
+        seat.shown_hand = coin_list(&so, "shown_hand")?;
+        let bids = so.ints("bids", 3..=3, -1, COINS as i64 - 1)?;
+        for t in 0..3 {
+            seat.bids[t] = if bids[t] < 0 { NONE } else { bids[t] as u8 };
+        }
+        let shown = so.list("shown_bids", 3..=3)?;
+        for t in 0..3 {
+            match shown[t].as_bool() {
+                Some(b) => seat.shown_bids[t] = b,
+                None => return so.fail(&format!("shown_bids[{t}]"), "must be a bool"),
+            }
+        }
+        seat.heroes = counts(&so, "heroes", so.get("heroes"))?;
+        seat.thrud = so.int("thrud", -1, 6)? as i8;
+        seat.ylud = so.int("ylud", -1, 6)? as i8;
+        if seat.ylud == 5 {
+            return so.fail("ylud", "must be -1, 0..4 or 6");
+        }
+        let army = so.list("army", 5..=5)?;
+        for j in 0..CLASSES {
+            let sub = format!("army[{j}]");
+            let col = so.list_at(&sub, &army[j], 0..=COL_CAP)?;
+            for (i, e) in col.iter().enumerate() {
+                let e = so.int_at(&format!("{sub}[{i}]"), e, 0, 42)?;
+                let fits = valid_entry(e)
+                    && match e as u8 {
+                        e if (e as usize) < DWARF_KINDS => d.kind_class[e as usize] as usize == j,
+                        e @ 30..=39 => d.hero_class[(e - HERO_ENTRY) as usize] as usize == j,
+                        SPECIAL_BLACKSMITH => j == BLACKSMITH,
+                        _ => true,
+                    };
+                if !fits {
+                    return so.fail(
+                        &format!("{sub}[{i}]"),
+                        "is not a valid entry of this column",
+                    );
+                }
+                seat.cols[j][i] = e as u8;
+            }
+            seat.col_len[j] = col.len() as u8;
+        }
+        // Thrud and Ylud.
+        for (h, entry, at, key) in [
+            (THRUD, THRUD_ENTRY, seat.thrud, "thrud"),
+            (YLUD, YLUD_ENTRY, seat.ylud, "ylud"),
+        ] {
+            if (at >= 0) != (seat.heroes[h] > 0) {
+                return so.fail(key, "does not match the heroes owned");
+            }
+            for j in 0..CLASSES {
+                let k = seat.col(j).iter().filter(|&&e| e == entry).count();
+                let want = (at == j as i8) as usize;
+                if k != want {
+                    return so.fail(key, "does not match the columns");
+                }
+            }
+        }
+        for (h, entry) in (0..10).map(|h| (h, HERO_ENTRY + h as u8)) {
+            let k: usize = (0..CLASSES)
+                .map(|j| seat.col(j).iter().filter(|&&e| e == entry).count())
+                .sum();
+            if k != seat.heroes[h] as usize {
+                return so.fail("army", format!("holds hero {} {k} times", d.hero_keys[h]));
+            }
+        }
+        let armorer: usize = (0..CLASSES)
+            .map(|j| {
+                seat.col(j)
+                    .iter()
+                    .filter(|&&e| e == SPECIAL_BLACKSMITH)
+                    .count()
+            })
+            .sum();
+        if armorer > 1 {
+            return so.fail("army", "holds the special Blacksmith twice");
+        }
+        let owned = seat.owned();
+        if s.phase != Phase::Over && owned.iter().map(|&c| c as u32).sum::<u32>() != 5 {
+            return so.fail("hand", "and bids must hold exactly five coins");
+        }
+        if (0..6).any(|c| owned[c] > 1) {
+            return so.fail("hand", "holds a basic or special coin twice");
+        }
+    }
+    // Conservation.
+    let base = d.treasure[(n >= 4) as usize];
+    for v in 0..TREASURE_VALUES {
+        let held: u32 = (0..n).map(|q| s.seats[q].owned()[v + 6] as u32).sum();
+        if held + s.treasure[v] as u32 > base[v] as u32 {
+            return err(format!(
+                "the Treasure coin t{} is held more often than it exists",
+                v + 5
+            ));
+        }
+    }
+    for h in 0..HEROES {
+        let copies = if rules.first_game && d.hero_advanced[h] {
+            0
+        } else {
+            d.hero_copies[h]
+        };
+        let held: u32 = (0..n).map(|q| s.seats[q].heroes[h] as u32).sum();
+        if held + s.heroes_left[h] as u32 != copies as u32 {
+            return err(format!(
+                "hero {}: held + left is not {copies}",
+                d.hero_keys[h]
+            ));
+        }
+    }
+    if s.drawn.iter().map(|&c| c as u32).sum::<u32>() > 3 {
+        return err("drawn holds more than three cards");
+    }
+    if s.taverns
+        .iter()
+        .any(|t| t.iter().map(|&c| c as u32).sum::<u32>() > rules.cards() as u32)
+    {
+        return err("a tavern holds more cards than it has places");
+    }
+    // The phase.
+    let expected = if let Some(front) = s.front() {
+        s.front_phase(front)
+    } else if s.phase == Phase::Over {
+        (s.age == 2).then_some((Phase::Over, -1))
+    } else {
+        s.main_flow()
+    };
+    let expected = expected.map(|(p, c)| (p, if p == Phase::Over { -1 } else { c }));
+    if expected != Some((s.phase, s.current)) {
+        return err("the phase and current seat do not match the queue and the flow");
+    }
+    if s.phase == Phase::Fill {
+        let deck: u32 = s.decks[(s.age - 1) as usize]
+            .iter()
+            .map(|&c| c as u32)
+            .sum();
+        let placed: u32 = s.taverns.iter().flatten().map(|&c| c as u32).sum();
+        if deck + placed < 3 * rules.cards() as u32 {
+            return err("the deck cannot fill the taverns");
+        }
+    }
+    if matches!(s.phase, Phase::Bid | Phase::UlineBid)
+        && s.seats[s.current.max(0) as usize].hand_count() == 0
+    {
+        return err("the bidder has no coin");
+    }
+    Ok((s, history))
+}
