@@ -192,8 +192,11 @@ impl Seat {
             .unwrap_or(0)
     }
 
+    /// The column's top card is a Dwarf card: what Dagda and Bonfur may discard (interpretation 3).
     fn has_dwarf(&self, j: usize) -> bool {
-        self.col(j).iter().any(|&e| (e as usize) < DWARF_KINDS)
+        self.col(j)
+            .last()
+            .is_some_and(|&e| (e as usize) < DWARF_KINDS)
     }
 
     fn add_shown(&mut self, c: u8) {
@@ -964,12 +967,12 @@ impl NidavellirState {
                 let j = (a - DISCARD) as usize;
                 let seat = &mut self.seats[cur];
                 let len = (seat.col_len[j] as usize).min(COL_CAP);
-                if let Some(i) = seat.cols[j][..len]
-                    .iter()
-                    .rposition(|&e| (e as usize) < DWARF_KINDS)
+                // The top card (interpretation 3); legality made sure it is a Dwarf card.
+                if let Some(&top) = seat.cols[j][..len]
+                    .last()
+                    .filter(|&&e| (e as usize) < DWARF_KINDS)
                 {
-                    let k = seat.cols[j][i] as usize;
-                    seat.cols[j].copy_within(i + 1..len, i);
+                    let k = top as usize;
                     seat.cols[j][len - 1] = 0;
                     seat.col_len[j] = (len - 1) as u8;
                     self.discard[k] = self.discard[k].saturating_add(1);
