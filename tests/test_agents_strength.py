@@ -35,6 +35,9 @@ def _mean_scores(text: str, seed: int) -> tuple[float, float]:
         ("flip_city_wilderness(max_turns=60)", 2.5),
         ("flip_city(max_turns=40)", 1.0),
         ("flip_city(max_turns=40,supply=cs+park+market+wind+camp)", 1.0),
+        # Whole games (about 90 decisions a seat): MCTS 20/20 at 1,000 simulations (docs/rules/nidavellir.md
+        # §10); at 300 it leads by about 50 Bravery points a game.
+        ("nidavellir", 25.0),
     ],
 )
 def test_mcts_outscores_random(text: str, margin: float) -> None:
