@@ -69,11 +69,14 @@ def take_position(
     hands: list[list[str]] | None = None,
     tavern: int = 0,
 ) -> dict:
-    """Tavern ``tavern`` being resolved, holding ``cards``; each seat's three bids and hand as given."""
+    """Tavern ``tavern`` being resolved, holding ``cards``, the taverns after it full of Blacksmiths (a played
+    turn leaves them full: §9 item 20); each seat's three bids and hand as given."""
     n = game.players
     obj["taverns"] = [[0] * 23 for _ in range(3)]
     for key in cards:
         obj["taverns"][tavern][K[key]] += 1
+    for later in range(tavern + 1, 3):
+        obj["taverns"][later][K["blacksmith"]] = game.cards_per_tavern
     for s in range(n):
         seat = obj["seats"][s]
         seat["bids"] = [C[b] if b != "-" else -1 for b in bids[s]]
@@ -562,6 +565,7 @@ def _troop_evaluation(armies: list[list[list[str | int]]]) -> tuple[nid.Nidavell
         obj["seats"][s]["hand"] = [0, 1, 2, 3, 4]
         obj["seats"][s]["army"] = army(*armies[s])
     obj.update(tavern=-1, revealed=0, bid_start=-1, order=[], order_pos=0, reveal=[-1, -1], phase="ylud")
+    obj["taverns"] = [[0] * 23 for _ in range(3)]  # the Age's last turn is over
     obj["queue"] = (
         [["ylud", 0, 0]] + [["distinction", -1, j] for j in (WA, HU, MI, BS, EX)] + [["age2", -1, 0]]
     )
@@ -721,7 +725,9 @@ def test_shared_win():
     assert load(game, obj).returns() == [0.5, 0.5]
     obj["phase"] = "fill"
     obj["age"] = 1
-    obj["decks"][0] = list(game.deck_counts[0])
+    obj["turn"] = 0
+    obj["distinctions"] = [nid.NOT_AWARDED] * 5
+    obj["decks"] = [list(counts) for counts in game.deck_counts]
     assert load(game, obj).returns() == [0.0, 0.0]
 
 

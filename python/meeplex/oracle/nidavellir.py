@@ -699,15 +699,17 @@ class NidavellirState:
                 self._trade(s, hand[0], hand[1])
             return False
         elif word == "thrud":
-            self.phase = "thrud"
-            return True
+            if self.seats[s].thrud == IN_HAND:  # §9 item 17: else dropped
+                self.phase = "thrud"
+                return True
         elif word == "discard":
             if self._discard_columns(s, arg):
                 self.phase = "discard"
                 return True
         elif word == "ylud":
-            self.phase = "ylud"
-            return True
+            if self.seats[s].ylud != -1:  # §9 item 17: a seat without Ylud has nothing to move
+                self.phase = "ylud"
+                return True
         elif word == "pioneer":
             if sum(self.drawn) < 3 and sum(self.decks[1]) > 0:
                 if self.pioneer_at == -1:
@@ -1576,6 +1578,7 @@ def _deserialize(game: NidavellirGame, text: object) -> NidavellirState:
     )
     current = _int_in(obj["current"], -1, n - 1, "current")
     _check_consistency(state)
+    _check_unreachable(state)
     expected = state.clone()
     try:
         expected._settle()
@@ -1631,6 +1634,112 @@ def _check_consistency(state: NidavellirState) -> None:
         raise _bad("order and reveal must be empty outside a tavern")
     if state.order and sorted(state.order) != list(range(game.players)):
         raise _bad("order is not a permutation of the seats")
+
+
+def _column_of(entry: int) -> int | None:
+    """The one column an entry may stand in, or None for Thrud and Ylud (any column)."""
+    if entry < NUM_DWARF_KINDS:
+        return KIND_CLASS[entry]
+    if HERO_ENTRY <= entry < HERO_ENTRY + NUM_CLASS_HEROES:
+        return HERO_CLASS[entry - HERO_ENTRY]
+    if entry == SPECIAL_BLACKSMITH:
+        return BLACKSMITH
+    return None
+
+
+def _taverns_as_played(state: NidavellirState) -> bool:
+    """Each tavern holds what the turn leaves in it: c cards until it is resolved, c less the cards taken
+    while it is (2 players: one left over), none once resolved; outside a turn (the gems, an Age's end) none;
+    while filling, the taverns are filled in order."""
+    c = state.game.cards_per_tavern
+    sizes = [sum(tavern) for tavern in state.taverns]
+    if state.phase == "fill":
+        return sizes == sorted(sizes, reverse=True)
+    if state.tavern >= 0:
+        t = state.tavern
+        return sizes == [0] * t + [c - state.order_pos] + [c] * (2 - t)
+    return sizes == ([c] * 3 if state.phase == "bid" else [0] * 3)
+
+
+def _ages_end_queued(state: NidavellirState) -> bool:
+    """The end of an Age is all in the queue: ``distinction``, ``pioneer``, ``burn`` and ``age2`` only in
+    Age I, ``thrud_home`` and ``end`` only in Age II, ``age2`` and ``end`` last; once Age I's distinctions
+    have begun, ``age2`` is queued; ``thrud_home`` comes before an ``end``. Otherwise the flow would run past
+    an Age's end into a turn that has no cards."""
+    words = [item[0] for item in state.queue]
+    wrong_age = ("thrud_home", "end") if state.age == 1 else ("age2", "distinction", "pioneer", "burn")
+    if any(word in wrong_age for word in words):
+        return False
+    if any(word in ("age2", "end") for word in words[:-1]):
+        return False
+    if state.age == 1 and any(d != NOT_AWARDED for d in state.distinctions) and "age2" not in words:
+        return False
+    return "thrud_home" not in words or "end" in words[words.index("thrud_home") :]
+
+
+def _decks_last(state: NidavellirState) -> bool:
+    """The decks hold the cards the rest of the game draws: 3c a turn (the turns not filled yet, and what the
+    current fill still places), and in Age I the Age II deck also a card for each Pioneer or burn still to
+    come (the explorer distinction not yet awarded, or a queued ``pioneer`` / ``burn``)."""
+    game = state.game
+    per_turn = 3 * game.cards_per_tavern
+    need = (game.turns_per_age - 1 - state.turn) * per_turn
+    if state.phase == "gems":
+        need += per_turn
+    elif state.phase == "fill":
+        need += max(0, per_turn - sum(sum(tavern) for tavern in state.taverns))
+    if sum(state.decks[state.age - 1]) < need:
+        return False
+    if state.age == 2:
+        return True
+    pending = int(state.distinctions[4] == NOT_AWARDED)
+    pending += sum(item[0] in ("pioneer", "burn") for item in state.queue)
+    return sum(state.decks[1]) + sum(state.drawn) >= game.turns_per_age * per_turn + pending
+
+
+def _check_unreachable(state: NidavellirState) -> None:
+    """§9 item 20: facts no game reaches, refused by both engines alike."""
+    game = state.game
+    for i, seat in enumerate(state.seats):
+        for j, column in enumerate(seat.army):
+            for entry in column:
+                if _column_of(entry) not in (None, j):
+                    raise _bad(f"seat {i} column {j} holds {entry}, which belongs to another column")
+        entries = [entry for column in seat.army for entry in column]
+        for h in range(NUM_CLASS_HEROES):
+            if entries.count(HERO_ENTRY + h) != seat.heroes[h]:
+                raise _bad(
+                    f"seat {i}: {HERO_KEYS[h]} is owned {seat.heroes[h]} times but stands in the army "
+                    f"{entries.count(HERO_ENTRY + h)} times"
+                )
+        if entries.count(SPECIAL_BLACKSMITH) > 1:
+            raise _bad(f"seat {i} holds the special Blacksmith twice")
+    if sum(state.drawn) > 3:
+        raise _bad("the Pioneer has drawn more than three cards")
+    if any(sum(tavern) > game.cards_per_tavern for tavern in state.taverns):
+        raise _bad("a tavern holds more cards than it has places")
+    if state.revealed != state.tavern + 1:
+        raise _bad("revealed must be the current tavern + 1 (0 outside a tavern)")
+    if state.order:
+        # The reveal is not compared with the bids: a Royal Offering may transform a bid coin after it.
+        order = sorted(range(game.players), key=lambda s: (-state.reveal[s], -state.seats[s].gem))
+        if min(state.reveal) < 0 or state.order != order:
+            raise _bad("order is not the revealed values' order, the gems breaking ties")
+    for word, s, arg in state.queue:
+        if word == "trade" and arg >= 0 and arg not in state.seats[s].hand:
+            raise _bad(f"seat {s}'s trade has chosen coin {arg}, which is not in its hand")
+    if not _taverns_as_played(state):
+        raise _bad("the taverns do not hold the cards the turn has left in them")
+    if not _ages_end_queued(state):
+        raise _bad("the queue does not end the Age as the Age's end requires")
+    if not _decks_last(state):
+        raise _bad("the decks cannot fill the taverns for the rest of the game")
+    if state.phase == "over" and (state.age != 2 or state.queue):
+        raise _bad("the game is over only at the end of Age II, with nothing left to do")
+    if state.phase in ("bid", "uline_bid"):
+        bidder = state._acting_seat()
+        if bidder is not None and not state.seats[bidder].hand:
+            raise _bad(f"seat {bidder} must bid but has no coin in hand")
 
 
 __all__ = ["NidavellirGame", "NidavellirState", "Seat", "normalize_params"]

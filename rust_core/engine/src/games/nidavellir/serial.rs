@@ -205,6 +205,117 @@ fn coin_list(o: &Fields, key: &str) -> Result<[u8; COINS]> {
     Ok(out)
 }
 
+/// Item 20: the order is the revealed values' order, the gems breaking ties (§5.3). The reveal is not compared
+/// with the bids: a Royal Offering may transform the bid coin after the reveal.
+fn order_as_revealed(s: &NidavellirState) -> bool {
+    let n = s.rules.n();
+    let mut order: Vec<u8> = (0..n as u8).collect();
+    order.sort_by_key(|&q| {
+        (
+            std::cmp::Reverse(s.reveal[q as usize]),
+            std::cmp::Reverse(s.seats[q as usize].gem),
+        )
+    });
+    s.reveal[..n].iter().all(|&v| v >= 0) && s.order[..s.order_len as usize] == order[..]
+}
+
+/// Item 20: each tavern holds what the turn leaves in it: c cards until it is resolved, c less the cards taken
+/// while it is (2 players: one left over), none once resolved; outside a turn (the gems, an Age's end) none;
+/// while filling, the taverns are filled in order.
+fn taverns_as_played(s: &NidavellirState) -> bool {
+    let c = s.rules.cards() as u32;
+    let sizes: Vec<u32> = s
+        .taverns
+        .iter()
+        .map(|t| t.iter().map(|&k| k as u32).sum())
+        .collect();
+    if s.phase == Phase::Fill {
+        return sizes.windows(2).all(|w| w[0] >= w[1]);
+    }
+    let want: Vec<u32> = match s.tavern {
+        t if t >= 0 => (0..3)
+            .map(|k| match k.cmp(&(t as usize)) {
+                std::cmp::Ordering::Less => 0,
+                std::cmp::Ordering::Equal => c.saturating_sub(s.order_pos as u32),
+                std::cmp::Ordering::Greater => c,
+            })
+            .collect(),
+        _ if s.phase == Phase::Bid => vec![c; 3],
+        _ => vec![0; 3],
+    };
+    sizes == want
+}
+
+/// Item 20: the end of an Age is all in the queue: `distinction`, `pioneer`, `burn` and `age2` only in Age I,
+/// `thrud_home` and `end` only in Age II, `age2` and `end` last; once Age I's distinctions have begun, `age2` is queued; `thrud_home` comes before an
+/// `end`. Otherwise the flow would run past an Age's end into a turn that has no cards.
+fn ages_end_queued(s: &NidavellirState) -> bool {
+    let queue = s.queue();
+    let has = |w: Word| queue.iter().any(|i| i.word == w);
+    let age1 = s.age == 1;
+    let age2_words = [Word::ThrudHome, Word::End];
+    let age1_words = [Word::Age2, Word::Distinction, Word::Pioneer, Word::Burn];
+    if (if age1 {
+        &age2_words[..]
+    } else {
+        &age1_words[..]
+    })
+    .iter()
+    .any(|&w| has(w))
+    {
+        return false;
+    }
+    let last = queue.len().saturating_sub(1);
+    if queue[..last]
+        .iter()
+        .any(|i| matches!(i.word, Word::Age2 | Word::End))
+    {
+        return false;
+    }
+    if age1 && s.distinctions.iter().any(|&d| d != -2) && !has(Word::Age2) {
+        return false;
+    }
+    match queue.iter().position(|i| i.word == Word::ThrudHome) {
+        Some(k) => queue[k..].iter().any(|i| i.word == Word::End),
+        None => true,
+    }
+}
+
+/// Item 20: the decks hold at least the cards the rest of the game will draw (3c a turn, and in Age I the
+/// Age II deck also a card for each Pioneer or burn still to come: the explorer distinction not yet awarded,
+/// or a queued `pioneer` / `burn`).
+fn decks_last(s: &NidavellirState, rules: &Rules) -> bool {
+    let per_turn = 3 * rules.cards() as u32;
+    let later_turns = (rules.turns() - 1 - s.turn) as u32;
+    let this_turn = match s.phase {
+        Phase::Gems => per_turn,
+        Phase::Fill => {
+            per_turn
+                - s.taverns
+                    .iter()
+                    .flatten()
+                    .map(|&c| c as u32)
+                    .sum::<u32>()
+                    .min(per_turn)
+        }
+        _ => 0,
+    };
+    let total = |deck: &[u8]| deck.iter().map(|&c| c as u32).sum::<u32>();
+    if total(&s.decks[(s.age - 1) as usize]) < later_turns * per_turn + this_turn {
+        return false;
+    }
+    if s.age == 2 {
+        return true;
+    }
+    let queue = s.queue();
+    let extra = (s.distinctions[4] == -2) as u32
+        + queue
+            .iter()
+            .filter(|i| matches!(i.word, Word::Pioneer | Word::Burn))
+            .count() as u32;
+    total(&s.decks[1]) + total(&s.drawn) >= rules.turns() as u32 * per_turn + extra
+}
+
 pub fn deserialize(
     rules: &Rules,
     params: &Params,
@@ -296,7 +407,7 @@ pub fn deserialize(
         let (lo, hi) = if seated { (0, nl - 1) } else { (-1, -1) };
         let seat = obj.int_at(&format!("{sub}[1]"), &parts[1], lo, hi)?;
         let (alo, ahi) = match word {
-            Word::Transform => (0, 25),
+            Word::Transform => (1, 25),
             Word::Trade => (-1, COINS as i64 - 1),
             Word::Discard => (0, 31),
             Word::Distinction => (0, 4),
@@ -401,7 +512,14 @@ pub fn deserialize(
             return so.fail("hand", "holds a basic or special coin twice");
         }
     }
-    // Conservation.
+    // Conservation. The Hunting Master's s3 exists once (item 18).
+    if (0..n)
+        .filter(|&q| s.seats[q].owned()[S3 as usize] > 0)
+        .count()
+        > 1
+    {
+        return err("s3 is held by two seats");
+    }
     let base = d.treasure[(n >= 4) as usize];
     for v in 0..TREASURE_VALUES {
         let held: u32 = (0..n).map(|q| s.seats[q].owned()[v + 6] as u32).sum();
@@ -447,15 +565,26 @@ pub fn deserialize(
     if expected != Some((s.phase, s.current)) {
         return err("the phase and current seat do not match the queue and the flow");
     }
-    if s.phase == Phase::Fill {
-        let deck: u32 = s.decks[(s.age - 1) as usize]
-            .iter()
-            .map(|&c| c as u32)
-            .sum();
-        let placed: u32 = s.taverns.iter().flatten().map(|&c| c as u32).sum();
-        if deck + placed < 3 * rules.cards() as u32 {
-            return err("the deck cannot fill the taverns");
+    if s.revealed as i8 != s.tavern + 1 {
+        return err("revealed must be the current tavern + 1 (0 outside a tavern)");
+    }
+    if s.order_len > 0 && !order_as_revealed(&s) {
+        return err("order is not the revealed values' order, the gems breaking ties");
+    }
+    for it in s.queue() {
+        let hand = &s.seats[it.seat.max(0) as usize].hand;
+        if it.word == Word::Trade && it.arg >= 0 && hand[it.arg as usize] == 0 {
+            return err("a trade has chosen a coin that is not in its seat's hand");
         }
+    }
+    if !taverns_as_played(&s) {
+        return err("the taverns do not hold the cards the turn has left in them");
+    }
+    if !ages_end_queued(&s) {
+        return err("the queue does not end the Age as the Age's end requires");
+    }
+    if !decks_last(&s, rules) {
+        return err("the decks cannot fill the taverns for the rest of the game");
     }
     if matches!(s.phase, Phase::Bid | Phase::UlineBid)
         && s.seats[s.current.max(0) as usize].hand_count() == 0
