@@ -13,7 +13,7 @@ import pytest
 import meeplex
 import meeplex.oracle
 from meeplex.games import nidavellir as nid
-from nid_positions import act, bid, data_of, fill, start, texts
+from nid_positions import act, bid, data_of, edit, fill, start, texts
 
 TAVERNS = (
     ["warrior7", "hunter", "blacksmith"],
@@ -113,3 +113,19 @@ def test_the_pioneers_draws_are_hidden_from_the_others(engine):
     assert _views(one, 0)[0] != _views(two, 0)[0]
     act(one, "keep warrior7")
     assert data_of(one)["seats"][0]["army"][4] == [17]  # warrior7 enters the Warriors
+
+
+def test_thrud_and_ylud_items_of_a_seat_without_them_are_dropped(engine):
+    """§9 item 17: "`thrud` when the seat's Thrud is not in hand, `ylud` for a seat without Ylud" are dropped
+    when they reach the front of the queue (the oracle once stopped at them; found by the parity fuzz)."""
+    state = _after_bids(engine, ["b5", "b0", "b3"], ["b4", "b2", "b3"])
+    act(state, "take warrior7")  # seat 0 (b5) takes; seat 1 is next
+
+    def queue_behind_a_transform(data):
+        data.update(phase="transform", current=0)
+        data["queue"] = [["transform", 0, 3], ["thrud", 1, 0], ["ylud", 1, 0]]
+
+    state = edit(state, queue_behind_a_transform)
+    act(state, "transform b2")
+    data = data_of(state)
+    assert (data["phase"], data["current"], data["queue"]) == ("take", 1, [])
