@@ -13,7 +13,7 @@ import pytest
 import meeplex
 import meeplex.oracle
 from meeplex.games import nidavellir as nid
-from nid_positions import act, bid, data_of, edit, fill, start, texts
+from nid_positions import act, bid, data_of, edit, fill, set_coins, start, texts
 
 TAVERNS = (
     ["warrior7", "hunter", "blacksmith"],
@@ -129,3 +129,30 @@ def test_thrud_and_ylud_items_of_a_seat_without_them_are_dropped(engine):
     act(state, "transform b2")
     data = data_of(state)
     assert (data["phase"], data["current"], data["queue"]) == ("take", 1, [])
+
+
+def test_transforming_one_of_two_equal_coins_does_not_reveal_where_the_other_is(engine):
+    """§9 item 12: a transformed hand coin that was shown leaves ``shown_hand`` even when the hand holds
+    another coin of its value, since which copy was transformed is not public. Seat 0 owns the same coins in
+    two games (so the Treasure and the coin totals match), b5 on the Laughing Goblin, a shown 8 in its pouch
+    and the other 8 either in the pouch or on the Dancing Dragon; it transforms an 8 by 5. Seat 1 must see
+    the same in both games (the Rust core once kept the 8 shown when the other 8 was in the pouch, which
+    told where the Dragon's coin was not; found by the parity fuzz)."""
+    views = []
+    for pouch, bids in ((["t8", "t8"], ["b5", "b0", "b3"]), (["t8", "b0"], ["b5", "t8", "b3"])):
+        state = _after_bids(engine, ["b5", "b0", "b3"], ["b4", "b2", "b3"])
+        act(state, "take warrior7")  # seat 0 (b5) takes; seat 1 is next
+
+        def a_pending_offering(data, pouch=pouch, bids=bids):
+            set_coins(data, 0, pouch, bids)
+            data["seats"][0]["shown_hand"] = [nid.coin("t8")]
+            data.update(phase="transform", current=0)
+            data["queue"] = [["transform", 0, 5]]
+
+        state = edit(state, a_pending_offering)
+        act(state, "transform t8")
+        data = data_of(state)
+        assert sorted(data["seats"][0]["hand"]) == sorted([nid.coin(pouch[1]), nid.coin("t13")])
+        assert data["seats"][0]["shown_hand"] == [nid.coin("t13")]
+        views.append(_views(state, 1))
+    assert views[0] == views[1]

@@ -1720,6 +1720,8 @@ def _check_unreachable(state: NidavellirState) -> None:
         raise _bad("a tavern holds more cards than it has places")
     if state.revealed != state.tavern + 1:
         raise _bad("revealed must be the current tavern + 1 (0 outside a tavern)")
+    if (state.bid_start >= 0) != (state.phase == "bid" or state.tavern >= 0):
+        raise _bad("bid_start must be set exactly from the turn's bids to its end")
     if state.order:
         # The reveal is not compared with the bids: a Royal Offering may transform a bid coin after it.
         order = sorted(range(game.players), key=lambda s: (-state.reveal[s], -state.seats[s].gem))

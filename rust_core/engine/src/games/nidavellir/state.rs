@@ -842,7 +842,9 @@ impl NidavellirState {
         if let Some(new) = self.take_coin(coin_value(c) + x) {
             let seat = &mut self.seats[s];
             seat.hand[c as usize] -= 1;
-            if seat.shown_hand[c as usize] > seat.hand[c as usize] {
+            // Item 12: a shown copy leaves even if a hidden coin of that value stays, since which copy was
+            // transformed is not public (keeping it shown would reveal the hidden coin's value).
+            if seat.shown_hand[c as usize] > 0 {
                 seat.drop_shown(c);
             }
             seat.hand[new as usize] += 1;
