@@ -8,6 +8,7 @@ game's by value and by JSON type (``true`` is not ``1``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TypeGuard
 
 from meeplex.errors import InvalidStateError
 
@@ -31,3 +32,42 @@ def same_params(given: object, expected: Mapping[str, object]) -> bool:
     if not isinstance(given, dict) or given.keys() != expected.keys():
         return False
     return all(type(given[key]) is type(expected[key]) and given[key] == expected[key] for key in expected)
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """An int that is not a bool (JSON's ``true`` is not ``1``)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class StrictFields:
+    """The field readers of one oracle's deserializer, each refusing with ``InvalidStateError`` led by
+    ``prefix`` (``"nidavellir: bad serialized state: "``); shared so that the games read alike."""
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.pairs = no_duplicate_keys(prefix)
+
+    def bad(self, message: str) -> InvalidStateError:
+        return InvalidStateError(f"{self.prefix}{message}")
+
+    def keys(self, obj: object, keys: frozenset[str], what: str) -> dict[str, object]:
+        if not isinstance(obj, dict) or obj.keys() != keys:
+            raise self.bad(f"{what} must be an object with exactly the keys {sorted(keys)}")
+        return obj
+
+    def int_in(self, value: object, low: int, high: int, what: str) -> int:
+        if not is_int(value) or not low <= value <= high:
+            raise self.bad(f"{what} must be an int in {low}..{high}, got {value!r}")
+        return value
+
+    def boolean(self, value: object, what: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.bad(f"{what} must be a bool, got {value!r}")
+        return value
+
+    def list(self, value: object, what: str, length: int | None = None) -> list[object]:
+        if not isinstance(value, list):
+            raise self.bad(f"{what} must be a list")
+        if length is not None and len(value) != length:
+            raise self.bad(f"{what} must have {length} entries, not {len(value)}")
+        return value

@@ -16,7 +16,7 @@ import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources as importlib_resources
-from typing import Any, SupportsIndex, TypeGuard, cast
+from typing import Any, SupportsIndex, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -24,7 +24,8 @@ import numpy.typing as npt
 from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
-from meeplex.oracle._json import no_duplicate_keys, same_params
+from meeplex.oracle._json import StrictFields, same_params
+from meeplex.oracle._json import is_int as _is_int
 from meeplex.oracle._text import fold_white_space
 from meeplex.oracle.rng import random_step
 
@@ -160,10 +161,6 @@ QUEUE_WORDS: tuple[str, ...] = (
 SEATLESS_WORDS = ("distinction", "burn", "age2", "thrud_home", "end")
 
 DEFAULT_PARAMS: dict[str, Any] = {"first_game": False, "players": 2, "warrior_bonus_at_zero": False}
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _as_int(value: object) -> int | None:
@@ -1434,37 +1431,15 @@ _TOP_KEYS = frozenset(
 _SEAT_KEYS = frozenset({"army", "bids", "gem", "hand", "heroes", "shown_bids", "shown_hand", "thrud", "ylud"})
 
 
-def _bad(message: str) -> InvalidStateError:
-    return InvalidStateError(f"{GAME_NAME}: bad serialized state: {message}")
-
-
-_strict_pairs = no_duplicate_keys(f"{GAME_NAME}: bad serialized state: ")
-
-
-def _check_keys(obj: object, keys: frozenset[str], what: str) -> dict[str, object]:
-    if not isinstance(obj, dict) or obj.keys() != keys:
-        raise _bad(f"{what} must be an object with exactly the keys {sorted(keys)}")
-    return obj
-
-
-def _int_in(value: object, low: int, high: int, what: str) -> int:
-    if not _is_int(value) or not low <= value <= high:
-        raise _bad(f"{what} must be an int in {low}..{high}, got {value!r}")
-    return value
-
-
-def _bool(value: object, what: str) -> bool:
-    if not isinstance(value, bool):
-        raise _bad(f"{what} must be a bool, got {value!r}")
-    return value
-
-
-def _list(value: object, what: str, length: int | None = None) -> list[object]:
-    if not isinstance(value, list):
-        raise _bad(f"{what} must be a list")
-    if length is not None and len(value) != length:
-        raise _bad(f"{what} must have {length} entries, not {len(value)}")
-    return value
+_fields = StrictFields(f"{GAME_NAME}: bad serialized state: ")
+_bad, _strict_pairs, _check_keys, _int_in, _bool = (
+    _fields.bad,
+    _fields.pairs,
+    _fields.keys,
+    _fields.int_in,
+    _fields.boolean,
+)
+_list = _fields.list
 
 
 def _counts(value: object, length: int, what: str, high: int = 10**6) -> list[int]:
