@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -109,3 +110,19 @@ def test_mutated_states_are_read_alike(game_string: str) -> None:
                     assert lock.rust is not None
                     assert lock.step(random_action(lock.rust, steps)) is None, f"{lock.divergence}\n{start}"
     assert checked > 40 and 0 < accepted < checked  # both outcomes were exercised
+
+
+def _found() -> list[dict]:
+    path = Path(__file__).parent / "data" / "nidavellir_parity_found.json"
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("case", _found(), ids=lambda case: case["found"][:60])
+def test_states_the_fuzz_found_are_read_alike(case: dict) -> None:
+    """Mutated states on which the engines once disagreed (each fixed in the engine that was wrong, §9
+    items 17 and 20): both now refuse them alike, or accept them and agree on the actions that split them."""
+    lock = Lockstep(case["game"], start=json.dumps(case["start"]))
+    assert lock.divergence is None
+    if not lock.rejected:
+        for action in case["actions"]:
+            assert lock.step(action) is None, lock.divergence

@@ -156,3 +156,21 @@ def test_transforming_one_of_two_equal_coins_does_not_reveal_where_the_other_is(
         assert data["seats"][0]["shown_hand"] == [nid.coin("t13")]
         views.append(_views(state, 1))
     assert views[0] == views[1]
+
+
+def test_a_seat_without_a_gem_is_refused_outside_the_gem_deal(engine):
+    """§9 item 20: every seat holds a gem from the deal on; a state with a gem 0 mid-turn is refused by both
+    engines alike (found by the parity fuzz: the two engines ended the turn in different orders)."""
+    state = _after_bids(engine, ["b5", "b0", "b3"], ["b4", "b2", "b3"])
+
+    act(state, "take warrior7")
+
+    def no_gem(data):  # a pending Royal Offering sets the phase, so only the missing gem is wrong
+        data.update(phase="transform", current=0)
+        data["queue"] = [["transform", 0, 5]]
+        data["seats"][1]["gem"] = 0
+
+    edit(state, lambda data: no_gem(data) or data["seats"][1].update(gem=5))  # accepted with the gem
+
+    with pytest.raises(meeplex.InvalidStateError, match="no gem"):
+        edit(state, no_gem)

@@ -910,9 +910,9 @@ class NidavellirState:
         if column == WARRIOR:
             self.queue.insert(0, ["transform", winner, 5])
         elif column == HUNTER:
-            if B0 in seat.hand:
+            if B0 in seat.hand:  # §9 item 17: without a b0 nothing is exchanged
                 seat.hand.remove(B0)
-            seat.hand = sorted(seat.hand + [S3])
+                seat.hand = sorted(seat.hand + [S3])
         elif column == MINER:
             seat.gem = 6
         elif column == BLACKSMITH:
@@ -1695,6 +1695,8 @@ def _check_unreachable(state: NidavellirState) -> None:
         raise _bad("a tavern holds more cards than it has places")
     if state.revealed != state.tavern + 1:
         raise _bad("revealed must be the current tavern + 1 (0 outside a tavern)")
+    if state.phase != "gems" and any(seat.gem == 0 for seat in state.seats):
+        raise _bad("a seat has no gem outside the gem deal")
     if (state.bid_start >= 0) != (state.phase == "bid" or state.tavern >= 0):
         raise _bad("bid_start must be set exactly from the turn's bids to its end")
     if state.order:

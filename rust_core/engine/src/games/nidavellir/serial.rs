@@ -568,6 +568,9 @@ pub fn deserialize(
     if s.revealed as i8 != s.tavern + 1 {
         return err("revealed must be the current tavern + 1 (0 outside a tavern)");
     }
+    if s.phase != Phase::Gems && s.seats[..s.n()].iter().any(|seat| seat.gem == 0) {
+        return err("a seat has no gem outside the gem deal");
+    }
     if (s.bid_start >= 0) != (s.phase == Phase::Bid || s.tavern >= 0) {
         return err("bid_start must be set exactly from the turn's bids to its end");
     }
