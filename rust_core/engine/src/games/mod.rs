@@ -7,4 +7,5 @@ pub mod flip_pick_towers;
 pub mod flipology;
 pub mod forbidden_island;
 pub mod lineit;
+pub mod memoir44;
 pub mod nidavellir;
