@@ -232,24 +232,24 @@ fn coin_trade_with_b0_and_with_s3() {
     assert_eq!(hand(&s, 0), ["t5", "t10"]);
 }
 
+/// Taverns with a Royal Offering +3 first on the Laughing Goblin.
+const OFFERING_FIRST: [&str; 9] = [
+    "offering3",
+    "blacksmith",
+    "hunter",
+    "blacksmith",
+    "hunter",
+    "hunter",
+    "blacksmith",
+    "hunter",
+    "miner1",
+];
+
 #[test]
 fn transform_takes_the_next_higher_else_the_highest() {
     let g = game(2);
     let mut s = dealt(&g, &[5, 4]);
-    fill(
-        &mut s,
-        &[
-            "offering3",
-            "blacksmith",
-            "hunter",
-            "blacksmith",
-            "hunter",
-            "hunter",
-            "blacksmith",
-            "hunter",
-            "miner1",
-        ],
-    );
+    fill(&mut s, &OFFERING_FIRST);
     bid(&mut s, &[["b5", "b2", "b3"], ["b2", "b3", "b4"]]);
     act(&mut s, "take offering3");
     assert_eq!(s.phase, Phase::Transform);
@@ -291,20 +291,7 @@ fn transform_takes_the_next_higher_else_the_highest() {
 fn royal_offering_keeps_the_tie_status() {
     let g = game(2);
     let mut s = dealt(&g, &[5, 4]);
-    fill(
-        &mut s,
-        &[
-            "offering3",
-            "blacksmith",
-            "hunter",
-            "blacksmith",
-            "hunter",
-            "hunter",
-            "blacksmith",
-            "hunter",
-            "miner1",
-        ],
-    );
+    fill(&mut s, &OFFERING_FIRST);
     bid(&mut s, &[["b4", "b2", "b3"], ["b4", "b3", "b2"]]);
     assert_eq!(s.current_player(), 0);
     act(&mut s, "take offering3");
