@@ -4,7 +4,7 @@
 use meeplex_engine::games::carcassonne::{CarcassonneGame, CarcassonneState, Phase};
 mod common;
 
-use common::{act, draw, legal, scores, turn};
+use common::{act, assert_round_trips, draw, legal, scores, turn};
 use meeplex_engine::playout::{random_action, Scratch};
 use meeplex_engine::{Game, GameError, ParamValue, Params, Rng, State, CHANCE};
 use serde_json::{json, Value};
@@ -82,12 +82,7 @@ fn random_games_with_the_princess_and_the_dragon_end_and_round_trip() {
                 history.push(a);
                 assert!(history.len() as u64 <= g.max_game_length());
                 if seed < 3 && history.len() % 7 == 0 {
-                    let text = s.serialize(&history);
-                    let (back, h) = g
-                        .deserialize_state(&text)
-                        .unwrap_or_else(|e| panic!("{e}\n{text}"));
-                    assert_eq!(back.serialize(&h), text);
-                    assert_eq!(*back, *s);
+                    assert_round_trips(&g, &s, &history);
                     s.observation_tensor(history.len() % players, &mut obs);
                     let _ = s.resample_from_infostate(0, &mut rng);
                 }

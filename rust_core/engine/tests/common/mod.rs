@@ -1,8 +1,8 @@
 //! Helpers shared by the Carcassonne integration tests (a `tests/common` module is compiled into each test
 //! crate that declares it, not as a test of its own).
 
-use meeplex_engine::games::carcassonne::CarcassonneState;
-use meeplex_engine::{State, CHANCE};
+use meeplex_engine::games::carcassonne::{CarcassonneGame, CarcassonneState};
+use meeplex_engine::{Game, State, CHANCE};
 
 /// Apply the action `text` names, failing the test with the state when it does not read or is not legal.
 pub fn act(s: &mut Box<CarcassonneState>, text: &str) {
@@ -41,4 +41,15 @@ pub fn legal(s: &CarcassonneState, text: &str) -> bool {
 #[allow(dead_code)]
 pub fn scores(s: &CarcassonneState) -> Vec<u32> {
     s.scores[..s.cfg.players].to_vec()
+}
+
+/// Serialize `s` with its history, read it back, and check that the text and the state both survive.
+#[allow(dead_code)]
+pub fn assert_round_trips(g: &CarcassonneGame, s: &CarcassonneState, history: &[u32]) {
+    let text = Box::new(s.clone()).serialize(history);
+    let (back, h) = g
+        .deserialize_state(&text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(back.serialize(&h), text);
+    assert_eq!(*back, *s);
 }
