@@ -1639,8 +1639,8 @@ def _taverns_as_played(state: NidavellirState) -> bool:
 def _ages_end_queued(state: NidavellirState) -> bool:
     """The end of an Age is all in the queue: ``distinction``, ``pioneer``, ``burn`` and ``age2`` only in
     Age I, ``thrud_home`` and ``end`` only in Age II, ``age2`` and ``end`` last; once Age I's distinctions
-    have begun, ``age2`` is queued; ``thrud_home`` comes before an ``end``. Otherwise the flow would run past
-    an Age's end into a turn that has no cards."""
+    have begun, ``age2`` is queued; ``thrud_home`` comes before an ``end``; outside a tavern a queue holds
+    ``age2`` or ``end``. Otherwise the flow would run past an Age's end into a turn that has no cards."""
     words = [item[0] for item in state.queue]
     wrong_age = ("thrud_home", "end") if state.age == 1 else ("age2", "distinction", "pioneer", "burn")
     if any(word in wrong_age for word in words):
@@ -1648,6 +1648,9 @@ def _ages_end_queued(state: NidavellirState) -> bool:
     if any(word in ("age2", "end") for word in words[:-1]):
         return False
     if state.age == 1 and any(d != NOT_AWARDED for d in state.distinctions) and "age2" not in words:
+        return False
+    # Outside a tavern, effects wait only at an Age's end, whose last item is ``age2`` or ``end``.
+    if state.tavern == -1 and words and "age2" not in words and "end" not in words:
         return False
     return "thrud_home" not in words or "end" in words[words.index("thrud_home") :]
 

@@ -275,6 +275,10 @@ fn ages_end_queued(s: &NidavellirState) -> bool {
     if age1 && s.distinctions.iter().any(|&d| d != -2) && !has(Word::Age2) {
         return false;
     }
+    // Outside a tavern, effects wait only at an Age's end, whose last item is `age2` or `end`.
+    if s.tavern < 0 && !queue.is_empty() && !has(Word::Age2) && !has(Word::End) {
+        return false;
+    }
     match queue.iter().position(|i| i.word == Word::ThrudHome) {
         Some(k) => queue[k..].iter().any(|i| i.word == Word::End),
         None => true,
@@ -484,6 +488,11 @@ pub fn deserialize(
                     return so.fail(key, "does not match the columns");
                 }
             }
+        }
+        if (0..CLASSES as i8).contains(&seat.thrud)
+            && seat.col(seat.thrud as usize).last() != Some(&THRUD_ENTRY)
+        {
+            return so.fail("thrud", "is covered (Thrud must never be covered)");
         }
         for (h, entry) in (0..10).map(|h| (h, HERO_ENTRY + h as u8)) {
             let k: usize = (0..CLASSES)
