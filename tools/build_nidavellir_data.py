@@ -181,6 +181,51 @@ coins = [
 ]
 coins += [{"key": f"t{v}", "value": v, "origin": "treasure"} for v in range(5, 26)]
 treasure = {5: 2, 6: 2, 7: 3, 8: 2, 9: 3, 10: 2, 11: 3, 12: 2, 13: 2, 14: 2}
+# Thingvellir (docs/rules/thingvellir.md §2; facts thingvellir_camp and heroes_thingvellir, BGA-NID Artifacts/*.php
+# and Mercenary0-11.php). A mercenary lists its two classes with its points in each (None: no points).
+_MERCENARIES = {
+    "w6e8": [["warrior", 6], ["explorer", 8]],
+    "w6b": [["warrior", 6], ["blacksmith", None]],
+    "he8": [["hunter", None], ["explorer", 8]],
+    "hm1": [["hunter", None], ["miner", 1]],
+    "bm1": [["blacksmith", None], ["miner", 1]],
+    "w9e11": [["warrior", 9], ["explorer", 11]],
+    "hb": [["hunter", None], ["blacksmith", None]],
+    "w6m1": [["warrior", 6], ["miner", 1]],
+    "be8": [["blacksmith", None], ["explorer", 8]],
+    "w6h": [["warrior", 6], ["hunter", None]],
+    "e8m1": [["explorer", 8], ["miner", 1]],
+    "w9e11b": [["warrior", 9], ["explorer", 11]],
+}
+_CAMP = [
+    (
+        1,
+        ["draupnir", "fafnir", "megingjord", "svalinn", "vegvisir", "vidofnir"],
+        ["w6e8", "w6b", "he8", "hm1", "bm1", "w9e11"],
+    ),
+    (
+        2,
+        ["brisingamens", "gjallarhorn", "hofud", "hrafnsmerki", "jarnglofi", "mjollnir"],
+        ["hb", "w6m1", "be8", "w6h", "e8m1", "w9e11b"],
+    ),
+]
+thingvellir = {
+    "camp": [
+        card
+        for age, artifacts, mercenaries in _CAMP
+        for card in [{"key": k, "age": age, "type": "artifact"} for k in artifacts]
+        + [{"key": k, "age": age, "type": "mercenary", "classes": _MERCENARIES[k]} for k in mercenaries]
+    ],
+    "heroes": [
+        {"key": "andumia", "points": 12},
+        {"key": "holda", "points": 12},
+        {"key": "khrad", "points": 4},
+        {"key": "jarika", "points": 8},
+        {"key": "olwyn", "points": 9},
+        {"key": "zolkur", "points": 10},
+    ],
+    "camp_size": 5,
+}
 data = {
     "_comment": "Nidavellir components for both engines (docs/rules/nidavellir.md section 2). Sources: shared/rules/facts/nidavellir.json and bga_games.md section 5 (BGA-NID Cards.php / Coins.php / Heroes, GP-NID CardsMinPlayers.ts, the publisher's aide-memoire, the rulespal rulebook transcription). Card kinds are (class, bravery points) or a royal offering (+value); decks are counts per kind, ordered as 'kinds'.",
     "classes": ["blacksmith", "hunter", "explorer", "miner", "warrior"],
@@ -202,6 +247,7 @@ data = {
     "heroes": heroes,
     "dwerg_points": [0, 13, 40, 81, 108, 135],
     "distinctions": ["warrior", "hunter", "miner", "blacksmith", "explorer"],
+    "thingvellir": thingvellir,
 }
 for a in ("age1", "age2"):
     for k, v in data["decks"][a].items():
