@@ -44,6 +44,49 @@ pub const YLUD_ENTRY: u8 = 42;
 
 pub const NONE: u8 = u8::MAX;
 
+/// Thingvellir (docs/rules/thingvellir.md §2): the 24 camp cards m, the 12 mercenaries m' among them, the six
+/// heroes h 17..22 and the new column entries.
+pub const CAMP_CARDS: usize = 24;
+pub const MERCENARIES: usize = 12;
+pub const TV_HEROES: usize = 6;
+pub const ALL_HEROES: usize = HEROES + TV_HEROES;
+pub const ANDUMIA: usize = 17;
+pub const HOLDA: usize = 18;
+pub const KHRAD: usize = 19;
+pub const JARIKA: usize = 20;
+pub const OLWYN: usize = 21;
+pub const ZOLKUR: usize = 22;
+pub const VEGVISIR_ENTRY: u8 = 43;
+pub const OLWYN_ENTRY: u8 = 44;
+pub const MERCENARY_ENTRY: u8 = 46;
+pub const DRAUPNIR: usize = 0;
+pub const FAFNIR: usize = 1;
+pub const MEGINGJORD: usize = 2;
+pub const SVALINN: usize = 3;
+pub const VEGVISIR: usize = 4;
+pub const VIDOFNIR: usize = 5;
+pub const BRISINGAMENS: usize = 12;
+pub const GJALLARHORN: usize = 13;
+pub const HOFUD: usize = 14;
+pub const HRAFNSMERKI: usize = 15;
+pub const JARNGLOFI: usize = 16;
+pub const MJOLLNIR: usize = 17;
+
+pub struct TvData {
+    pub camp_keys: Vec<String>,
+    /// The Age (1, 2) of each camp card.
+    pub camp_age: [u8; CAMP_CARDS],
+    /// Each camp card's mercenary number m' (NONE for an artefact).
+    pub camp_mercenary: [u8; CAMP_CARDS],
+    /// Mercenary m': its camp card, its two classes and its points in each.
+    pub merc_card: [u8; MERCENARIES],
+    pub merc_class: [[u8; 2]; MERCENARIES],
+    pub merc_points: [[u8; 2]; MERCENARIES],
+    pub hero_keys: Vec<String>,
+    pub hero_points: [u8; TV_HEROES],
+    pub camp_size: u8,
+}
+
 pub struct Data {
     pub class_keys: Vec<String>,
     pub kind_keys: Vec<String>,
@@ -72,6 +115,56 @@ pub struct Data {
     pub hero_copies: [u8; HEROES],
     pub hero_advanced: [bool; HEROES],
     pub dwerg_points: [u16; 6],
+    pub tv: TvData,
+}
+
+fn parse_tv(v: &Value, class_keys: &[String]) -> TvData {
+    let camp = v["camp"].as_array().expect("camp");
+    assert_eq!(camp.len(), CAMP_CARDS);
+    let mut camp_keys = Vec::new();
+    let mut camp_age = [0u8; CAMP_CARDS];
+    let mut camp_mercenary = [NONE; CAMP_CARDS];
+    let mut merc_card = [0u8; MERCENARIES];
+    let mut merc_class = [[0u8; 2]; MERCENARIES];
+    let mut merc_points = [[0u8; 2]; MERCENARIES];
+    let mut mp = 0usize;
+    for (m, card) in camp.iter().enumerate() {
+        camp_keys.push(card["key"].as_str().expect("key").to_string());
+        camp_age[m] = card["age"].as_u64().expect("age") as u8;
+        if card["type"].as_str() == Some("mercenary") {
+            camp_mercenary[m] = mp as u8;
+            merc_card[mp] = m as u8;
+            let classes = card["classes"].as_array().expect("classes");
+            assert_eq!(classes.len(), 2);
+            for (o, c) in classes.iter().enumerate() {
+                let key = c[0].as_str().expect("class");
+                merc_class[mp][o] =
+                    class_keys.iter().position(|k| k == key).expect("a class") as u8;
+                merc_points[mp][o] = c[1].as_u64().unwrap_or(0) as u8;
+            }
+            mp += 1;
+        }
+    }
+    assert_eq!(mp, MERCENARIES);
+    let heroes = v["heroes"].as_array().expect("heroes");
+    assert_eq!(heroes.len(), TV_HEROES);
+    let mut hero_keys = Vec::new();
+    let mut hero_points = [0u8; TV_HEROES];
+    for (i, h) in heroes.iter().enumerate() {
+        hero_keys.push(h["key"].as_str().expect("key").to_string());
+        hero_points[i] = h["points"].as_u64().expect("points") as u8;
+    }
+    TvData {
+        camp_keys,
+        camp_age,
+        camp_mercenary,
+        merc_card,
+        merc_class,
+        merc_points,
+        hero_keys,
+        hero_points,
+        camp_size: v["camp_size"].as_u64().expect("camp_size") as u8,
+    }
 }
 
 fn strings(v: &Value) -> Vec<String> {
@@ -168,7 +261,9 @@ fn parse() -> Data {
     for (o, x) in dwerg_points.iter_mut().zip(dw) {
         *o = x.as_u64().expect("int") as u16;
     }
+    let tv = parse_tv(&v["thingvellir"], &class_keys);
     Data {
+        tv,
         class_keys,
         kind_keys,
         kind_class,

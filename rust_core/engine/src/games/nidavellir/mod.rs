@@ -17,7 +17,8 @@ mod tests;
 pub use notation::*;
 pub use state::{Item, NidavellirState, Phase, Seat, Word};
 
-use crate::params::{get_bool, get_int, normalise, ParamSpec, Params};
+use crate::error::invalid;
+use crate::params::{get_bool, get_int, normalise, ParamSpec, ParamValue, Params};
 use crate::{Game, Result};
 use data::data;
 
@@ -41,12 +42,59 @@ pub const SCHEMA: &[ParamSpec] = &[
     },
 ];
 
+/// Thingvellir's boolean parameters (docs/rules/thingvellir.md §1); `enlist_chooser` is a str, read apart.
+pub const TV_SCHEMA: &[ParamSpec] = &[
+    ParamSpec::Bool {
+        name: "enlist_each_turn",
+        default: false,
+    },
+    ParamSpec::Bool {
+        name: "thingvellir",
+        default: false,
+    },
+    ParamSpec::Bool {
+        name: "two_player_camp_discard",
+        default: true,
+    },
+];
+
+const BASE_KEYS: [&str; 3] = ["first_game", "players", "warrior_bonus_at_zero"];
+const TV_KEYS: [&str; 4] = [
+    "enlist_chooser",
+    "enlist_each_turn",
+    "thingvellir",
+    "two_player_camp_discard",
+];
+
+/// thingvellir.md §1 T2: who chooses to enlist first or last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EnlistChooser {
+    /// The seat with the most unplaced mercenaries (ties: higher gem).
+    Most,
+    /// The seat with the lowest gem among those with mercenaries.
+    LowestGem,
+}
+
+impl EnlistChooser {
+    pub fn key(self) -> &'static str {
+        match self {
+            EnlistChooser::Most => "most",
+            EnlistChooser::LowestGem => "lowest_gem",
+        }
+    }
+}
+
 /// The parameters as the rules read them (§1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub players: u8,
     pub first_game: bool,
     pub warrior_bonus_at_zero: bool,
+    /// Thingvellir (thingvellir.md §1) and its three interpretation keys (at their defaults when it is off).
+    pub thingvellir: bool,
+    pub enlist_each_turn: bool,
+    pub enlist_chooser: EnlistChooser,
+    pub two_player_camp_discard: bool,
 }
 
 impl Rules {
@@ -79,12 +127,73 @@ pub struct NidavellirGame {
 
 impl NidavellirGame {
     pub fn new(given: &Params) -> Result<Self> {
-        let params = normalise(ID, SCHEMA, given)?;
+        let is_tv = |k: &str| TV_KEYS.contains(&k);
+        let base: Params = given
+            .iter()
+            .filter(|(k, _)| !is_tv(k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let tv_given: Params = given
+            .iter()
+            .filter(|(k, _)| is_tv(k) && k.as_str() != "enlist_chooser")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if let Some(key) = base.keys().find(|k| !BASE_KEYS.contains(&k.as_str())) {
+            return invalid(format!(
+                "{ID}: unknown parameter {key:?} (known: enlist_chooser, enlist_each_turn, first_game, \
+                 players, thingvellir, two_player_camp_discard, warrior_bonus_at_zero)"
+            ));
+        }
+        let mut params = normalise(ID, SCHEMA, &base)?;
+        let tv = normalise(ID, TV_SCHEMA, &tv_given)?;
+        let chooser = match given.get("enlist_chooser") {
+            None => EnlistChooser::Most,
+            Some(ParamValue::Str(s)) if s == "most" => EnlistChooser::Most,
+            Some(ParamValue::Str(s)) if s == "lowest_gem" => EnlistChooser::LowestGem,
+            Some(ParamValue::Str(s)) => {
+                return invalid(format!(
+                    "{ID}: parameter enlist_chooser={s:?} is not one of most, lowest_gem"
+                ))
+            }
+            Some(other) => {
+                return invalid(format!(
+                    "{ID}: parameter enlist_chooser must be a str, not {other}"
+                ))
+            }
+        };
         let rules = Rules {
             players: get_int(&params, "players") as u8,
             first_game: get_bool(&params, "first_game"),
             warrior_bonus_at_zero: get_bool(&params, "warrior_bonus_at_zero"),
+            thingvellir: get_bool(&tv, "thingvellir"),
+            enlist_each_turn: get_bool(&tv, "enlist_each_turn"),
+            enlist_chooser: chooser,
+            two_player_camp_discard: get_bool(&tv, "two_player_camp_discard"),
         };
+        if !rules.thingvellir {
+            // §1: one game, one game string: the interpretation keys only at their defaults.
+            if rules.enlist_each_turn
+                || rules.enlist_chooser != EnlistChooser::Most
+                || !rules.two_player_camp_discard
+            {
+                return invalid(format!(
+                    "{ID}: enlist_each_turn, enlist_chooser and two_player_camp_discard need thingvellir=true"
+                ));
+            }
+        } else {
+            return invalid(format!(
+                "{ID}: thingvellir=true is not implemented yet in the Rust core"
+            ));
+        }
+        if rules.thingvellir {
+            for (k, v) in tv {
+                params.insert(k, v);
+            }
+            params.insert(
+                "enlist_chooser".into(),
+                ParamValue::Str(chooser.key().to_string()),
+            );
+        }
         Ok(NidavellirGame { params, rules })
     }
 

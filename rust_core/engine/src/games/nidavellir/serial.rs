@@ -168,6 +168,17 @@ pub fn to_value(s: &NidavellirState, history: &[u32]) -> Value {
 }
 
 fn rules_json(r: &Rules) -> Value {
+    if r.thingvellir {
+        return json!({
+            "enlist_chooser": r.enlist_chooser.key(),
+            "enlist_each_turn": r.enlist_each_turn,
+            "first_game": r.first_game,
+            "players": r.players,
+            "thingvellir": r.thingvellir,
+            "two_player_camp_discard": r.two_player_camp_discard,
+            "warrior_bonus_at_zero": r.warrior_bonus_at_zero,
+        });
+    }
     json!({
         "first_game": r.first_game,
         "players": r.players,
