@@ -27,7 +27,36 @@ pub enum Phase {
     PioneerKeep,
     PioneerBurn,
     Over,
+    // Thingvellir (thingvellir.md §7), in the contract's order.
+    CampFill,
+    TavernDiscard,
+    EnlistOrder,
+    Enlist,
+    Andumia,
+    Holda,
+    Khrad,
+    Olwyn,
+    Vidofnir,
+    Brisingamens,
+    BrisColumn,
+    Hofud,
 }
+
+/// Thingvellir's phases, in the tensor's order.
+pub const TV_PHASES: [Phase; 12] = [
+    Phase::CampFill,
+    Phase::TavernDiscard,
+    Phase::EnlistOrder,
+    Phase::Enlist,
+    Phase::Andumia,
+    Phase::Holda,
+    Phase::Khrad,
+    Phase::Olwyn,
+    Phase::Vidofnir,
+    Phase::Brisingamens,
+    Phase::BrisColumn,
+    Phase::Hofud,
+];
 
 pub const PHASES: [Phase; 15] = [
     Phase::Gems,
@@ -61,6 +90,20 @@ pub enum Word {
     Age2,
     ThrudHome,
     End,
+    // Thingvellir (thingvellir.md §7).
+    CampPick,
+    Andumia,
+    Brisingamens,
+    BrisEnd,
+    Vidofnir,
+    Khrad,
+    Olwyn,
+    Hofud,
+    ForcedHero,
+    TavernDrop,
+    EnlistOrder,
+    Enlist,
+    CampClear,
 }
 
 /// One queue item `[word, seat, arg]` (§5.4).
@@ -105,6 +148,12 @@ pub struct Seat {
     /// −1 not owned, 0..4 a column, 5 in hand, 6 the Command Zone.
     pub thrud: i8,
     pub ylud: i8,
+    /// Thingvellir: camp cards held (artefacts; mercenaries not yet placed), bit m.
+    pub camp_cards: u32,
+    /// Zolkur recruited and not yet used.
+    pub zolkur: bool,
+    /// Thingvellir heroes owned, bit h − 17.
+    pub tv_heroes: u8,
 }
 
 impl Seat {
@@ -124,7 +173,37 @@ impl Seat {
             heroes: [0; HEROES],
             thrud: -1,
             ylud: -1,
+            camp_cards: 0,
+            zolkur: false,
+            tv_heroes: 0,
         }
+    }
+
+    #[inline]
+    pub fn has_camp(&self, m: usize) -> bool {
+        self.camp_cards >> m & 1 == 1
+    }
+
+    #[inline]
+    pub fn has_tv_hero(&self, h: usize) -> bool {
+        h >= HEROES && self.tv_heroes >> (h - HEROES) & 1 == 1
+    }
+
+    /// Unplaced mercenaries held (camp card bits).
+    pub fn unplaced(&self) -> u32 {
+        self.camp_cards & MERCENARY_MASK
+    }
+
+    /// The number of mercenaries placed in the army.
+    pub fn placed_mercenaries(&self) -> u32 {
+        (0..CLASSES)
+            .map(|j| {
+                self.col(j)
+                    .iter()
+                    .filter(|&&e| (MERCENARY_ENTRY..MERCENARY_ENTRY + 12).contains(&e))
+                    .count() as u32
+            })
+            .sum()
     }
 
     #[inline]
@@ -164,7 +243,7 @@ impl Seat {
     }
 
     pub fn hero_count(&self) -> u32 {
-        self.heroes.iter().map(|&h| h as u32).sum()
+        self.heroes.iter().map(|&h| h as u32).sum::<u32>() + self.tv_heroes.count_ones()
     }
 
     /// The ranks of column j (Thrud's included unless `without_thrud`).
@@ -194,9 +273,15 @@ impl Seat {
 
     /// The column's top card is a Dwarf card: what Dagda and Bonfur may discard (interpretation 3).
     fn has_dwarf(&self, j: usize) -> bool {
+        self.col(j).last().is_some_and(|&e| discardable(e))
+    }
+
+    /// The entries of column j that Hofud or Brisingamens may remove (T9), as an entry bitmask.
+    pub fn removable(&self, j: usize) -> u64 {
         self.col(j)
-            .last()
-            .is_some_and(|&e| (e as usize) < DWARF_KINDS)
+            .iter()
+            .filter(|&&e| discardable(e))
+            .fold(0u64, |m, &e| m | 1 << e)
     }
 
     fn add_shown(&mut self, c: u8) {
@@ -221,6 +306,26 @@ impl Seat {
     }
 }
 
+/// The camp cards that are mercenaries (bits 6..11, 18..23).
+pub const MERCENARY_MASK: u32 = 0x00FC_0FC0;
+pub const AGE1_CAMP: u32 = 0x0000_0FFF;
+pub const AGE2_CAMP: u32 = 0x00FF_F000;
+
+/// What Bonfur, Dagda, Hofud and Brisingamens may discard (thingvellir.md T9): a Dwarf card, a placed mercenary,
+/// one of Olwyn's doubles.
+#[inline]
+pub fn discardable(e: u8) -> bool {
+    (e as usize) < DWARF_KINDS || (OLWYN_ENTRY..MERCENARY_ENTRY + 12).contains(&e)
+}
+
+fn push_bits(out: &mut impl ActionSink, base: u32, mut bits: u64) {
+    while bits != 0 {
+        let i = bits.trailing_zeros();
+        out.push(base + i);
+        bits &= bits - 1;
+    }
+}
+
 /// The ranks of a column entry (§3).
 pub fn entry_ranks(e: u8) -> u32 {
     match e {
@@ -228,8 +333,17 @@ pub fn entry_ranks(e: u8) -> u32 {
         30..=39 => data().hero_ranks[(e - HERO_ENTRY) as usize] as u32,
         SPECIAL_BLACKSMITH => 2,
         THRUD_ENTRY | YLUD_ENTRY => 1,
+        43..=57 => 1,
         _ => 0,
     }
+}
+
+/// The points of mercenary m' in column j (0 if j is not one of its classes).
+pub fn mercenary_points(mp: usize, j: usize) -> u32 {
+    let tv = &data().tv;
+    (0..2)
+        .find(|&o| tv.merc_class[mp][o] as usize == j)
+        .map_or(0, |o| tv.merc_points[mp][o] as u32)
 }
 
 /// The points of a column entry in column j (§3).
@@ -244,6 +358,8 @@ pub fn entry_points(e: u8, j: usize) -> u32 {
             MINER => 1,
             _ => 0,
         },
+        VEGVISIR_ENTRY => 13,
+        46..=57 => mercenary_points((e - MERCENARY_ENTRY) as usize, j),
         _ => 0,
     }
 }
@@ -288,6 +404,18 @@ pub struct NidavellirState {
     pub pioneer_at: i32,
     /// The history's length (actions applied).
     pub steps: u32,
+    // Thingvellir (thingvellir.md §3); all zero without it.
+    /// The camp cards lying in the camp, bit m.
+    pub camp: u32,
+    /// The current Age's camp deck (not yet dealt), bit m.
+    pub camp_deck: u32,
+    pub camp_visited: bool,
+    /// The Thingvellir heroes left, bit h − 17.
+    pub tv_heroes_left: u8,
+    /// The enlistment order and the position in it.
+    pub enlist: [u8; 5],
+    pub enlist_len: u8,
+    pub enlist_pos: u8,
 }
 
 impl NidavellirState {
@@ -327,7 +455,65 @@ impl NidavellirState {
             bid_start: -1,
             pioneer_at: -1,
             steps: 0,
+            camp: 0,
+            camp_deck: if rules.thingvellir { AGE1_CAMP } else { 0 },
+            camp_visited: false,
+            tv_heroes_left: if rules.thingvellir { 0x3F } else { 0 },
+            enlist: [0; 5],
+            enlist_len: 0,
+            enlist_pos: 0,
         }
+    }
+
+    #[inline]
+    pub fn tv(&self) -> bool {
+        self.rules.thingvellir
+    }
+
+    pub fn enlist_order(&self) -> &[u8] {
+        &self.enlist[..(self.enlist_len as usize).min(5)]
+    }
+
+    /// The owner of camp card m (artefact in a Command Zone), if any.
+    pub fn camp_owner(&self, m: usize) -> Option<usize> {
+        (0..self.n()).find(|&s| self.seats[s].has_camp(m))
+    }
+
+    /// Whether the acting seat may take from the camp now (§4.2).
+    pub fn may_visit_camp(&self, s: usize) -> bool {
+        self.tv()
+            && self.camp != 0
+            && !self.camp_visited
+            && (self.order_pos == 0 || self.seats[s].has_camp(FAFNIR))
+    }
+
+    /// The +2 of Jarika on s's trades and transformations.
+    fn jarika(&self, s: usize) -> u32 {
+        if self.seats[s].has_tv_hero(JARIKA) {
+            2
+        } else {
+            0
+        }
+    }
+
+    fn discard_total(&self) -> u32 {
+        self.discard.iter().map(|&c| c as u32).sum()
+    }
+
+    /// The lowest value of s's non-trading coins (bid slots and hand), if any.
+    fn lowest_coin(&self, s: usize) -> Option<u32> {
+        let seat = &self.seats[s];
+        let slots = seat
+            .bids
+            .iter()
+            .filter(|&&b| (b as usize) < COINS && !is_trading(b));
+        let hand = (0..COINS as u8).filter(|&c| seat.hand[c as usize] > 0 && !is_trading(c));
+        slots.copied().chain(hand).map(coin_value).min()
+    }
+
+    /// Whether seat s's bid slot t is out of tavern t (Jarnglofi discarded the coin there, T8).
+    pub fn out_of_tavern(&self, s: usize, t: usize) -> bool {
+        self.tv() && self.seats[s].bids[t] == NONE && s as i8 != self.uline_bidder
     }
 
     #[inline]
@@ -455,6 +641,11 @@ impl NidavellirState {
     }
 
     pub fn recruitable(&self, s: usize, h: usize) -> bool {
+        if h >= HEROES {
+            return h < ALL_HEROES
+                && self.tv_heroes_left >> (h - HEROES) & 1 == 1
+                && (h != ANDUMIA || self.discard_total() > 0);
+        }
         if self.heroes_left[h] == 0 {
             return false;
         }
@@ -474,7 +665,24 @@ impl NidavellirState {
 
     fn can_recruit(&self, s: usize) -> bool {
         let seat = &self.seats[s];
-        seat.lines() > seat.hero_count() && (0..HEROES).any(|h| self.recruitable(s, h))
+        !seat.has_camp(MEGINGJORD) && seat.lines() > seat.hero_count() && self.any_recruitable(s)
+    }
+
+    fn any_recruitable(&self, s: usize) -> bool {
+        let top = if self.tv() { ALL_HEROES } else { HEROES };
+        (0..top).any(|h| self.recruitable(s, h))
+    }
+
+    /// The distinct non-trading hand codes seat s may give Vidofnir's bonus to (the second time, without one
+    /// copy of the coin that got +2).
+    fn vidofnir_coins(&self, s: usize, f: i8) -> [u8; COINS] {
+        let mut hand = self.seats[s].hand;
+        hand[B0 as usize] = 0;
+        hand[S3 as usize] = 0;
+        if (0..COINS as i8).contains(&f) {
+            hand[f as usize] = hand[f as usize].saturating_sub(1);
+        }
+        hand
     }
 
     fn has_transformable(&self, s: usize) -> bool {
@@ -508,10 +716,15 @@ impl NidavellirState {
                     && (0..n).all(|s| self.seats[s].bids.iter().all(|&b| b == NONE));
                 return clean.then_some((Phase::Fill, -1));
             }
+            if self.camp_filling() {
+                return Some((Phase::CampFill, -1));
+            }
             return self.next_bid().map(|(s, _)| (Phase::Bid, s as i8));
         }
         let t = self.tavern as usize;
-        if let Some(s) = (0..n).find(|&s| self.seats[s].bids[t] == NONE) {
+        if let Some(s) =
+            (0..n).find(|&s| self.seats[s].bids[t] == NONE && !self.out_of_tavern(s, t))
+        {
             return (self.order_len == 0).then_some((Phase::UlineBid, s as i8));
         }
         if self.order_pos < self.order_len {
@@ -520,12 +733,52 @@ impl NidavellirState {
         None
     }
 
+    /// The camp is being filled: the turn's taverns are full, no bid is placed, the camp has room and the deck
+    /// cards (§4.1).
+    pub fn camp_filling(&self) -> bool {
+        self.tv()
+            && self.camp.count_ones() < data().tv.camp_size as u32
+            && self.camp_deck != 0
+            && self.revealed == 0
+            && (0..self.n()).all(|s| self.seats[s].bids.iter().all(|&b| b == NONE))
+    }
+
     /// What the front item asks for, if it needs a decision or a chance node (None: automatic or dropped).
     pub fn front_phase(&self, it: Item) -> Option<(Phase, i8)> {
         let s = it.seat;
         let su = s.max(0) as usize;
+        let seat = &self.seats[su];
         match it.word {
             Word::Recruit => self.can_recruit(su).then_some((Phase::Hero, s)),
+            Word::CampPick => (self.camp != 0).then_some((Phase::Holda, s)),
+            Word::Andumia => (self.discard_total() > 0).then_some((Phase::Andumia, s)),
+            Word::Brisingamens => (self.discard_total() > 0).then_some((Phase::Brisingamens, s)),
+            Word::BrisEnd => {
+                let any = if it.arg > 0 {
+                    seat.removable((it.arg as usize - 1).min(4)) != 0
+                } else {
+                    (0..CLASSES).any(|j| seat.removable(j) != 0)
+                };
+                any.then_some((Phase::BrisColumn, s))
+            }
+            Word::Vidofnir => self
+                .vidofnir_coins(su, it.arg)
+                .iter()
+                .any(|&c| c > 0)
+                .then_some((Phase::Vidofnir, s)),
+            Word::Khrad => self.lowest_coin(su).map(|_| (Phase::Khrad, s)),
+            Word::Olwyn => Some((Phase::Olwyn, s)),
+            Word::Hofud => (seat.removable(WARRIOR) != 0).then_some((Phase::Hofud, s)),
+            Word::ForcedHero => self.any_recruitable(su).then_some((Phase::Hero, s)),
+            Word::TavernDrop => {
+                let t = self.tavern.clamp(0, 2) as usize;
+                (self.tavern >= 0 && self.tavern_total(t) == self.rules.cards() as u32)
+                    .then_some((Phase::TavernDiscard, s))
+            }
+            Word::EnlistOrder => {
+                (self.enlist_len > 0).then(|| (Phase::EnlistOrder, self.enlist[0] as i8))
+            }
+            Word::Enlist => (seat.unplaced() != 0).then_some((Phase::Enlist, s)),
             Word::Transform => self.has_transformable(su).then_some((Phase::Transform, s)),
             Word::Trade => (self.seats[su].hand_count() > 2).then_some((Phase::UlineTrade, s)),
             Word::Thrud => (self.seats[su].thrud == 5).then_some((Phase::Thrud, s)),
@@ -558,6 +811,9 @@ impl NidavellirState {
     pub fn settle(&mut self) {
         loop {
             if let Some(it) = self.front() {
+                if it.word == Word::EnlistOrder && self.enlist_len == 0 {
+                    self.make_enlist_order();
+                }
                 if let Some((phase, seat)) = self.front_phase(it) {
                     if phase == Phase::PioneerDraw && self.pioneer_at < 0 {
                         self.pioneer_at = self.steps as i32;
@@ -592,6 +848,18 @@ impl NidavellirState {
                             }
                         }
                     }
+                    Word::Enlist => {
+                        self.enlist_pos += 1;
+                        if self.enlist_pos >= self.enlist_len {
+                            self.enlist = [0; 5];
+                            self.enlist_len = 0;
+                            self.enlist_pos = 0;
+                        }
+                    }
+                    Word::CampClear => {
+                        self.camp = 0;
+                        self.camp_deck = AGE2_CAMP;
+                    }
                     Word::End => {
                         self.queue = [EMPTY_ITEM; QUEUE_CAP];
                         self.queue_len = 0;
@@ -622,7 +890,8 @@ impl NidavellirState {
         self.revealed = (t + 1) as u8;
         self.order_len = 0;
         self.order_pos = 0;
-        if (0..self.n()).all(|s| self.seats[s].bids[t] != NONE) {
+        self.camp_visited = false;
+        if (0..self.n()).all(|s| self.seats[s].bids[t] != NONE || self.out_of_tavern(s, t)) {
             self.compute_order();
         }
     }
@@ -634,19 +903,23 @@ impl NidavellirState {
             let b = self.seats[s].bids[t];
             self.reveal[s] = if (b as usize) < COINS {
                 coin_value(b) as i8
+            } else if self.out_of_tavern(s, t) {
+                -1
             } else {
                 0
             };
         }
-        let mut order: Vec<u8> = (0..n as u8).collect();
+        let mut order: Vec<u8> = (0..n as u8)
+            .filter(|&s| !self.out_of_tavern(s as usize, t))
+            .collect();
         order.sort_by_key(|&s| {
             (
                 std::cmp::Reverse(self.reveal[s as usize]),
                 std::cmp::Reverse(self.seats[s as usize].gem),
             )
         });
-        self.order[..n].copy_from_slice(&order);
-        self.order_len = n as u8;
+        self.order[..order.len()].copy_from_slice(&order);
+        self.order_len = order.len() as u8;
         self.order_pos = 0;
     }
 
@@ -669,7 +942,7 @@ impl NidavellirState {
             for &q in &group {
                 done[q] = true;
             }
-            if group.len() < 2 {
+            if group.len() < 2 || self.reveal[s] < 0 {
                 continue;
             }
             let mut g: Vec<usize> = group
@@ -714,7 +987,11 @@ impl NidavellirState {
         self.revealed = 0;
         self.bid_start = -1;
         self.uline_bidder = -1;
+        let tv = self.tv();
         if self.turn + 1 >= self.rules.turns() {
+            if tv {
+                self.push_back(Item::global(Word::EnlistOrder, 0));
+            }
             if self.age == 1 {
                 if let Some(s) = (0..n).find(|&s| self.seats[s].ylud == 6) {
                     self.push_back(Item::new(Word::Ylud, s, 0));
@@ -722,15 +999,24 @@ impl NidavellirState {
                 for j in [WARRIOR, HUNTER, MINER, BLACKSMITH, EXPLORER] {
                     self.push_back(Item::global(Word::Distinction, j as i8));
                 }
+                if tv {
+                    self.push_back(Item::global(Word::CampClear, 0));
+                }
                 self.push_back(Item::global(Word::Age2, 0));
             } else {
                 if let Some(s) = (0..n).find(|&s| self.seats[s].ylud >= 0) {
                     self.push_back(Item::new(Word::Ylud, s, 0));
                 }
                 self.push_back(Item::global(Word::ThrudHome, 0));
+                if let Some(s) = tv.then(|| self.camp_owner(BRISINGAMENS)).flatten() {
+                    self.push_back(Item::new(Word::BrisEnd, s, 0));
+                }
                 self.push_back(Item::global(Word::End, 0));
             }
         } else {
+            if tv && self.rules.enlist_each_turn {
+                self.push_back(Item::global(Word::EnlistOrder, 0));
+            }
             self.turn += 1;
         }
     }
@@ -776,10 +1062,19 @@ impl NidavellirState {
 
     /// §5.6: seat s trades coins a and b of its hand.
     fn trade(&mut self, s: usize, a: u8, b: u8) {
-        let v = coin_value(a) + coin_value(b);
+        let v = coin_value(a) + coin_value(b) + self.jarika(s);
+        let zolkur = self.seats[s].zolkur;
+        self.seats[s].zolkur = false;
         if let Some(new) = self.take_coin(v) {
             let (va, vb) = (coin_value(a), coin_value(b));
-            let out = if va > vb {
+            let out = if zolkur && va != vb {
+                // Zolkur: the lower coin is discarded instead of the higher.
+                if va < vb {
+                    a
+                } else {
+                    b
+                }
+            } else if va > vb {
                 a
             } else if vb > va || b < 5 {
                 // Equal values: the basic coin leaves (interpretation 4).
@@ -798,6 +1093,23 @@ impl NidavellirState {
     /// §5.4: seat s recruits hero h.
     fn recruit(&mut self, s: usize, h: usize) {
         let d = data();
+        if h >= HEROES {
+            let bit = 1u8 << (h - HEROES);
+            self.tv_heroes_left &= !bit;
+            self.seats[s].tv_heroes |= bit;
+            let mut items: Vec<Item> = Vec::with_capacity(2);
+            match h {
+                ANDUMIA => items.push(Item::new(Word::Andumia, s, 0)),
+                HOLDA => items.push(Item::new(Word::CampPick, s, 0)),
+                KHRAD => items.push(Item::new(Word::Khrad, s, 0)),
+                OLWYN => items.push(Item::new(Word::Olwyn, s, -1)),
+                ZOLKUR => self.seats[s].zolkur = true,
+                _ => {}
+            }
+            items.push(Item::new(Word::Recruit, s, 0));
+            self.push_front(&items);
+            return;
+        }
         self.heroes_left[h] -= 1;
         self.seats[s].heroes[h] += 1;
         let mut items: Vec<Item> = Vec::with_capacity(5);
@@ -870,6 +1182,101 @@ impl NidavellirState {
         }
     }
 
+    /// §4.5: the seats with unplaced mercenaries, most first (ties: higher gem); the chooser first.
+    fn make_enlist_order(&mut self) {
+        let n = self.n();
+        let mut order: Vec<u8> = (0..n as u8)
+            .filter(|&s| self.seats[s as usize].unplaced() != 0)
+            .collect();
+        order.sort_by_key(|&s| {
+            let seat = &self.seats[s as usize];
+            (
+                std::cmp::Reverse(seat.unplaced().count_ones()),
+                std::cmp::Reverse(seat.gem),
+            )
+        });
+        if self.rules.enlist_chooser == super::EnlistChooser::LowestGem {
+            if let Some(i) = (0..order.len()).min_by_key(|&i| self.seats[order[i] as usize].gem) {
+                let c = order.remove(i);
+                order.insert(0, c);
+            }
+        }
+        self.enlist = [0; 5];
+        self.enlist[..order.len()].copy_from_slice(&order);
+        self.enlist_len = order.len() as u8;
+        self.enlist_pos = 0;
+    }
+
+    /// The items camp card m brings to seat s when taken (§5), its effect done at once where automatic.
+    fn camp_effect(&mut self, s: usize, m: usize, items: &mut Vec<Item>) {
+        self.seats[s].camp_cards |= 1 << m;
+        match m {
+            VEGVISIR => {
+                self.seats[s].camp_cards &= !(1 << m);
+                if self.place(s, EXPLORER, VEGVISIR_ENTRY) {
+                    items.push(Item::new(Word::Thrud, s, 0));
+                }
+            }
+            VIDOFNIR => items.push(Item::new(Word::Vidofnir, s, -1)),
+            BRISINGAMENS => items.push(Item::new(Word::Brisingamens, s, 2)),
+            GJALLARHORN => items.push(Item::new(Word::ForcedHero, s, 0)),
+            HOFUD => {
+                let n = self.n();
+                for i in 1..n {
+                    items.push(Item::new(Word::Hofud, (s + i) % n, 0));
+                }
+            }
+            JARNGLOFI => {
+                let seat = &mut self.seats[s];
+                for c in [B0, S3] {
+                    if seat.hand[c as usize] > 0 {
+                        seat.hand[c as usize] -= 1;
+                        if seat.shown_hand[c as usize] > 0 {
+                            seat.drop_shown(c);
+                        }
+                    }
+                    for t in 0..3 {
+                        if seat.bids[t] == c {
+                            seat.bids[t] = NONE;
+                            seat.shown_bids[t] = false;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Put mercenary m' (its class o) into the army of seat s.
+    fn enlist_mercenary(&mut self, s: usize, mp: usize, o: usize) {
+        let tv = &data().tv;
+        let m = tv.merc_card[mp] as usize;
+        self.seats[s].camp_cards &= !(1 << m);
+        let j = tv.merc_class[mp][o] as usize;
+        let mut items = Vec::with_capacity(2);
+        if self.place(s, j, MERCENARY_ENTRY + mp as u8) {
+            items.push(Item::new(Word::Thrud, s, 0));
+        }
+        items.push(Item::new(Word::Recruit, s, 0));
+        self.push_front(&items);
+    }
+
+    /// Remove the topmost entry e of column j of seat s (Hofud, Brisingamens, T9): a Dwarf card goes to the
+    /// discard pile, a mercenary or a double leaves the game.
+    fn remove_topmost(&mut self, s: usize, j: usize, e: u8) {
+        if self.seats[s].remove_entry(j, e) && (e as usize) < DWARF_KINDS {
+            self.discard[e as usize] = self.discard[e as usize].saturating_add(1);
+        }
+    }
+
+    /// The end of a fill step: set the bid bookkeeping once the taverns (and the camp) are filled.
+    fn after_fill(&mut self) {
+        if self.fill_target().is_none() && !self.camp_filling() {
+            self.bid_start = self.steps as i32;
+            self.uline_bidder = self.uline_owner();
+        }
+    }
+
     fn do_action(&mut self, a: u32) {
         let d = data();
         let cur = self.current.max(0) as usize;
@@ -886,10 +1293,12 @@ impl NidavellirState {
                     deck[k] = deck[k].saturating_sub(1);
                     self.taverns[t][k] += 1;
                 }
-                if self.fill_target().is_none() {
-                    self.bid_start = self.steps as i32;
-                    self.uline_bidder = self.uline_owner();
-                }
+                self.after_fill();
+            }
+            Phase::CampFill => {
+                self.camp_deck &= !(1 << a);
+                self.camp |= 1 << a;
+                self.after_fill();
             }
             Phase::Bid => {
                 let c = a as usize;
@@ -907,6 +1316,26 @@ impl NidavellirState {
                 self.seats[cur].bids[t] = a as u8;
                 if (0..self.n()).all(|s| self.seats[s].bids[t] != NONE) {
                     self.compute_order();
+                }
+            }
+            Phase::Take if a >= CAMP => {
+                let m = (a - CAMP) as usize;
+                let t = self.tavern.clamp(0, 2) as usize;
+                self.camp &= !(1 << m);
+                self.camp_visited = true;
+                self.order_pos += 1;
+                let mut items = Vec::with_capacity(6);
+                self.camp_effect(cur, m, &mut items);
+                items.push(Item::new(Word::Recruit, cur, 0));
+                let b = self.seats[cur].bids[t];
+                if (b as usize) < COINS && is_trading(b) {
+                    items.push(Item::new(Word::Trade, cur, -1));
+                }
+                if self.n() == 2 && self.rules.two_player_camp_discard && self.order_pos == 1 {
+                    items.push(Item::new(Word::TavernDrop, cur, 0));
+                }
+                for it in items {
+                    self.push_back(it);
                 }
             }
             Phase::Take => {
@@ -929,7 +1358,7 @@ impl NidavellirState {
                 }
             }
             Phase::Transform => {
-                let x = self.front().map_or(0, |it| it.arg.max(0) as u32);
+                let x = self.front().map_or(0, |it| it.arg.max(0) as u32) + self.jarika(cur);
                 self.pop();
                 if a < TRANSFORM_HAND {
                     self.transform_slot(cur, (a - TRANSFORM_SLOT) as usize, x);
@@ -939,7 +1368,133 @@ impl NidavellirState {
             }
             Phase::Hero => {
                 self.pop();
-                self.recruit(cur, (a - HERO) as usize);
+                let h = if a >= TV_HERO {
+                    (a - TV_HERO) as usize + HEROES
+                } else {
+                    (a - HERO) as usize
+                };
+                self.recruit(cur, h);
+            }
+            Phase::Holda => {
+                self.pop();
+                let m = (a - CAMP) as usize;
+                self.camp &= !(1 << m);
+                let mut items = Vec::with_capacity(6);
+                self.camp_effect(cur, m, &mut items);
+                items.push(Item::new(Word::Recruit, cur, 0));
+                self.push_front(&items);
+            }
+            Phase::Andumia => {
+                self.pop();
+                let k = (a - PICK) as usize;
+                self.discard[k] = self.discard[k].saturating_sub(1);
+                self.gain_front(cur, k);
+            }
+            Phase::Brisingamens => {
+                let left = self.front().map_or(1, |it| it.arg);
+                self.pop();
+                if left > 1 {
+                    self.push_front(&[Item::new(Word::Brisingamens, cur, left - 1)]);
+                }
+                let k = (a - PICK) as usize;
+                self.discard[k] = self.discard[k].saturating_sub(1);
+                self.gain_front(cur, k);
+            }
+            Phase::Khrad => {
+                self.pop();
+                let x = 10 + self.jarika(cur);
+                if a < TRANSFORM_HAND {
+                    self.transform_slot(cur, (a - TRANSFORM_SLOT) as usize, x);
+                } else {
+                    self.transform_hand(cur, (a - TRANSFORM_HAND) as u8, x);
+                }
+            }
+            Phase::Vidofnir => {
+                let f = self.front().map_or(-1, |it| it.arg);
+                let c = (a - VIDOFNIR_COIN) as u8;
+                let j = self.jarika(cur);
+                let others = self
+                    .vidofnir_coins(cur, -1)
+                    .iter()
+                    .map(|&x| x as u32)
+                    .sum::<u32>();
+                if f < 0 && others == 1 {
+                    self.pop();
+                    self.transform_hand(cur, c, 5 + j);
+                } else if f < 0 {
+                    let before = self.seats[cur].hand;
+                    self.transform_hand(cur, c, 2 + j);
+                    let after = self.seats[cur].hand;
+                    let new = (0..COINS)
+                        .find(|&x| after[x] > before[x])
+                        .unwrap_or(c as usize);
+                    if let Some(front) = self.queue.first_mut() {
+                        front.arg = new as i8;
+                    }
+                } else {
+                    self.pop();
+                    self.transform_hand(cur, c, 3 + j);
+                }
+            }
+            Phase::Olwyn => {
+                let f = self.front().map_or(-1, |it| it.arg);
+                let j = (a - COLUMN) as usize;
+                let mut items = Vec::with_capacity(2);
+                if f < 0 {
+                    if let Some(front) = self.queue.first_mut() {
+                        front.arg = j as i8;
+                    }
+                    if self.place(cur, j, OLWYN_ENTRY) {
+                        items.push(Item::new(Word::Thrud, cur, 0));
+                    }
+                } else {
+                    self.pop();
+                    if self.place(cur, j, OLWYN_ENTRY + 1) {
+                        items.push(Item::new(Word::Thrud, cur, 0));
+                    }
+                }
+                items.push(Item::new(Word::Recruit, cur, 0));
+                self.push_front(&items);
+            }
+            Phase::Hofud => {
+                self.pop();
+                self.remove_topmost(cur, WARRIOR, (a - REMOVE) as u8);
+            }
+            Phase::BrisColumn => {
+                let arg = self.front().map_or(0, |it| it.arg);
+                if arg <= 0 {
+                    if let Some(front) = self.queue.first_mut() {
+                        front.arg = (a - DISCARD) as i8 + 1;
+                    }
+                } else {
+                    self.pop();
+                    self.remove_topmost(cur, (arg as usize - 1).min(4), (a - REMOVE) as u8);
+                }
+            }
+            Phase::TavernDiscard => {
+                self.pop();
+                let t = self.tavern.clamp(0, 2) as usize;
+                let k = (a - DROP) as usize;
+                self.taverns[t][k] = self.taverns[t][k].saturating_sub(1);
+                self.discard[k] = self.discard[k].saturating_add(1);
+            }
+            Phase::EnlistOrder => {
+                self.pop();
+                let len = self.enlist_len as usize;
+                if a == ENLIST_LAST && len > 1 {
+                    self.enlist[..len].rotate_left(1);
+                }
+                let items: Vec<Item> = self
+                    .enlist_order()
+                    .iter()
+                    .map(|&q| Item::new(Word::Enlist, q as usize, 0))
+                    .collect();
+                self.enlist_pos = 0;
+                self.push_front(&items);
+            }
+            Phase::Enlist => {
+                let x = (a - ENLIST) as usize;
+                self.enlist_mercenary(cur, x / 2, x % 2);
             }
             Phase::Thrud => {
                 self.pop();
@@ -970,14 +1525,13 @@ impl NidavellirState {
                 let seat = &mut self.seats[cur];
                 let len = (seat.col_len[j] as usize).min(COL_CAP);
                 // The top card (interpretation 3); legality made sure it is a Dwarf card.
-                if let Some(&top) = seat.cols[j][..len]
-                    .last()
-                    .filter(|&&e| (e as usize) < DWARF_KINDS)
-                {
+                if let Some(&top) = seat.cols[j][..len].last().filter(|&&e| discardable(e)) {
                     let k = top as usize;
                     seat.cols[j][len - 1] = 0;
                     seat.col_len[j] = (len - 1) as u8;
-                    self.discard[k] = self.discard[k].saturating_add(1);
+                    if k < DWARF_KINDS {
+                        self.discard[k] = self.discard[k].saturating_add(1);
+                    }
                 }
                 if let Some(next) = self.queue.first_mut().filter(|_| self.queue_len > 0) {
                     if next.word == Word::Discard && next.seat == cur as i8 {
@@ -1066,6 +1620,90 @@ impl NidavellirState {
                         out.push(TAKE + k as u32);
                     }
                 }
+                if self.may_visit_camp(cur) {
+                    push_bits(out, CAMP, self.camp as u64);
+                }
+            }
+            Phase::CampFill => {
+                for m in 0..CAMP_CARDS {
+                    if self.camp_deck >> m & 1 == 1 {
+                        out.push(m as u32);
+                    }
+                }
+            }
+            Phase::Holda => push_bits(out, CAMP, self.camp as u64),
+            Phase::Andumia | Phase::Brisingamens => {
+                for k in 0..KINDS {
+                    if self.discard[k] > 0 {
+                        out.push(PICK + k as u32);
+                    }
+                }
+            }
+            Phase::Khrad => {
+                if let Some(low) = self.lowest_coin(cur) {
+                    for t in 0..3 {
+                        let b = seat.bids[t];
+                        if (b as usize) < COINS && !is_trading(b) && coin_value(b) == low {
+                            out.push(TRANSFORM_SLOT + t as u32);
+                        }
+                    }
+                    for c in 0..COINS {
+                        if seat.hand[c] > 0 && !is_trading(c as u8) && coin_value(c as u8) == low {
+                            out.push(TRANSFORM_HAND + c as u32);
+                        }
+                    }
+                }
+            }
+            Phase::Vidofnir => {
+                let f = self.front().map_or(-1, |it| it.arg);
+                let coins = self.vidofnir_coins(cur, f);
+                for (c, &k) in coins.iter().enumerate() {
+                    if k > 0 {
+                        out.push(VIDOFNIR_COIN + c as u32);
+                    }
+                }
+            }
+            Phase::Olwyn => {
+                let f = self.front().map_or(-1, |it| it.arg);
+                for j in 0..CLASSES {
+                    if j as i8 != f {
+                        out.push(COLUMN + j as u32);
+                    }
+                }
+            }
+            Phase::Hofud => push_bits(out, REMOVE, seat.removable(WARRIOR)),
+            Phase::BrisColumn => {
+                let arg = self.front().map_or(0, |it| it.arg);
+                if arg <= 0 {
+                    for j in 0..CLASSES {
+                        if seat.removable(j) != 0 {
+                            out.push(DISCARD + j as u32);
+                        }
+                    }
+                } else {
+                    push_bits(out, REMOVE, seat.removable((arg as usize - 1).min(4)));
+                }
+            }
+            Phase::TavernDiscard => {
+                let t = self.tavern.clamp(0, 2) as usize;
+                for k in 0..KINDS {
+                    if self.taverns[t][k] > 0 {
+                        out.push(DROP + k as u32);
+                    }
+                }
+            }
+            Phase::EnlistOrder => {
+                out.push(ENLIST_FIRST);
+                out.push(ENLIST_LAST);
+            }
+            Phase::Enlist => {
+                let tv = &data().tv;
+                for mp in 0..MERCENARIES {
+                    if seat.has_camp(tv.merc_card[mp] as usize) {
+                        out.push(ENLIST + 2 * mp as u32);
+                        out.push(ENLIST + 2 * mp as u32 + 1);
+                    }
+                }
             }
             Phase::Transform => {
                 for t in 0..3 {
@@ -1084,6 +1722,13 @@ impl NidavellirState {
                 for h in 0..HEROES {
                     if self.recruitable(cur, h) {
                         out.push(HERO + h as u32);
+                    }
+                }
+                if self.tv() {
+                    for h in HEROES..ALL_HEROES {
+                        if self.recruitable(cur, h) {
+                            out.push(TV_HERO + (h - HEROES) as u32);
+                        }
                     }
                 }
             }
@@ -1156,6 +1801,49 @@ impl NidavellirState {
         if seat.gem == 6 {
             v += 3;
         }
+        if self.tv() {
+            v += self.tv_value(s);
+        }
+        v
+    }
+
+    /// Thingvellir's points of seat s: its heroes and artefacts (§5).
+    fn tv_value(&self, s: usize) -> i64 {
+        let d = data();
+        let seat = &self.seats[s];
+        let mut v = 0i64;
+        for h in HEROES..ALL_HEROES {
+            if seat.has_tv_hero(h) {
+                v += d.tv.hero_points[h - HEROES] as i64;
+            }
+        }
+        if seat.has_camp(DRAUPNIR) {
+            let owned = seat.owned();
+            let big: u32 = (0..COINS)
+                .filter(|&c| coin_value(c as u8) >= 15)
+                .map(|c| owned[c] as u32)
+                .sum();
+            v += 6 * big as i64;
+        }
+        if seat.has_camp(MEGINGJORD) {
+            v += 28;
+        }
+        if seat.has_camp(SVALINN) {
+            v += 5 * seat.hero_count() as i64;
+        }
+        if seat.has_camp(HRAFNSMERKI) {
+            v += 5 * (seat.unplaced().count_ones() + seat.placed_mercenaries()) as i64;
+        }
+        if seat.has_camp(JARNGLOFI) {
+            v += 24;
+        }
+        if seat.has_camp(MJOLLNIR) {
+            let best = (0..CLASSES)
+                .map(|j| seat.col_ranks(j, true))
+                .max()
+                .unwrap_or(0);
+            v += 2 * best as i64;
+        }
         v
     }
 }
@@ -1164,7 +1852,11 @@ impl State for NidavellirState {
     fn current_player(&self) -> Player {
         match self.phase {
             Phase::Over => TERMINAL,
-            Phase::Gems | Phase::Fill | Phase::PioneerDraw | Phase::PioneerBurn => CHANCE,
+            Phase::Gems
+            | Phase::Fill
+            | Phase::PioneerDraw
+            | Phase::PioneerBurn
+            | Phase::CampFill => CHANCE,
             _ => self.current as Player,
         }
     }
@@ -1177,7 +1869,7 @@ impl State for NidavellirState {
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>) {
         out.clear();
         match self.phase {
-            Phase::Gems => {
+            Phase::Gems | Phase::CampFill => {
                 let mut acts = Vec::new();
                 self.gen_actions(&mut acts);
                 out.extend(acts.into_iter().map(|a| (a, 1)));
