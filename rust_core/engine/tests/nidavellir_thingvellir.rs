@@ -1,8 +1,42 @@
 //! Thingvellir (docs/rules/thingvellir.md): the expansion's parameters and components in the Rust core.
 
 use meeplex_engine::games::nidavellir::data::*;
-use meeplex_engine::games::nidavellir::NidavellirGame;
-use meeplex_engine::{Game, GameError, ParamValue, Params};
+use meeplex_engine::games::nidavellir::{NidavellirGame, NidavellirState, Phase};
+use meeplex_engine::{Game, GameError, ParamValue, Params, Rng, State};
+
+fn tv_game(n: i64, extra: &[(&str, ParamValue)]) -> NidavellirGame {
+    let mut p = params(extra);
+    p.insert("players".into(), ParamValue::Int(n));
+    p.insert("thingvellir".into(), ParamValue::Bool(true));
+    NidavellirGame::new(&p).unwrap()
+}
+
+fn random_game(g: &NidavellirGame, seed: u64) -> Vec<(NidavellirState, Vec<u32>)> {
+    let mut s = g.new_initial_state();
+    let mut rng = Rng::new(seed);
+    let mut hist = Vec::new();
+    let mut out = Vec::new();
+    let mut acts = Vec::new();
+    let mut scratch = Vec::new();
+    while !s.is_terminal() {
+        out.push((s, hist.clone()));
+        s.legal_actions(&mut acts);
+        assert!(!acts.is_empty(), "no legal action\n{}", s.to_text());
+        let a = if s.is_chance_node() {
+            s.sample_chance(&mut rng, &mut scratch).unwrap()
+        } else {
+            acts[rng.below(acts.len() as u64) as usize]
+        };
+        s.apply_action(a).unwrap();
+        hist.push(a);
+        assert!(
+            hist.len() as u64 <= g.max_game_length(),
+            "longer than max_game_length"
+        );
+    }
+    out.push((s, hist));
+    out
+}
 
 fn params(pairs: &[(&str, ParamValue)]) -> Params {
     pairs
@@ -79,4 +113,48 @@ fn thingvellir_data() {
         ["andumia", "holda", "khrad", "jarika", "olwyn", "zolkur"]
     );
     assert_eq!(tv.hero_points, [12, 12, 4, 8, 9, 10]);
+}
+
+#[test]
+fn random_games_finish_and_texts_round_trip() {
+    let variants: Vec<Vec<(&str, ParamValue)>> = vec![
+        vec![],
+        vec![("enlist_each_turn", ParamValue::Bool(true))],
+        vec![("enlist_chooser", ParamValue::Str("lowest_gem".into()))],
+        vec![("two_player_camp_discard", ParamValue::Bool(false))],
+        vec![("first_game", ParamValue::Bool(true))],
+    ];
+    let mut camp_takes = 0;
+    for n in 2..=5 {
+        for (vi, v) in variants.iter().enumerate() {
+            let g = tv_game(n, v);
+            assert_eq!(g.num_distinct_actions(), 356);
+            assert_eq!(g.max_chance_outcomes(), 24);
+            assert_eq!(g.observation_shape(), vec![292 + 265 * n as usize]);
+            for seed in 0..4u64 {
+                let states = random_game(&g, seed * 31 + vi as u64 * 7 + n as u64);
+                let mut obs = vec![0f32; g.observation_shape()[0]];
+                for (s, h) in &states {
+                    let mut acts = Vec::new();
+                    s.legal_actions(&mut acts);
+                    for &a in &acts {
+                        let t = s.action_to_string(a).unwrap();
+                        assert_eq!(s.string_to_action(&t).unwrap(), a, "{t}");
+                        if t.starts_with("camp") && s.phase == Phase::Take {
+                            camp_takes += 1;
+                        }
+                    }
+                    for p in 0..n as usize {
+                        s.observation_tensor(p, &mut obs);
+                    }
+                    let _ = s.observation_string(0);
+                    let _ = h;
+                }
+                let last = &states.last().unwrap().0;
+                assert!(last.is_terminal());
+                assert_eq!(last.camp_deck & 0xFFF, 0);
+            }
+        }
+    }
+    assert!(camp_takes > 0);
 }

@@ -112,10 +112,19 @@ impl Rules {
     pub fn cards(&self) -> u8 {
         data().cards[self.n()]
     }
-    /// §6: `n + 115 + 6T(c + 4n + 3)`.
+    /// §6: `n + 115 + 6T(c + 4n + 3)`; Thingvellir adds `87 + 8T + n` (thingvellir.md §6): 24 camp fills, at
+    /// most one 2-player tavern discard per tavern (6T) and one enlistment order per turn (2T), 12 placements
+    /// with a Thrud move each (24), the artefacts' decisions (Vidofnir 2, Brisingamens 2 picks, their 2 Thrud
+    /// moves or transforms and its 2 end decisions, Hofud n − 1, Vegvisir's Thrud move: 9 + n) and the six
+    /// heroes with at most 4 decisions after each (30).
     pub fn max_game_length(&self) -> u64 {
         let (n, t, c) = (self.n() as u64, self.turns() as u64, self.cards() as u64);
-        n + 115 + 6 * t * (c + 4 * n + 3)
+        let base = n + 115 + 6 * t * (c + 4 * n + 3);
+        if self.thingvellir {
+            base + 87 + 8 * t + n
+        } else {
+            base
+        }
     }
 }
 
@@ -180,10 +189,6 @@ impl NidavellirGame {
                     "{ID}: enlist_each_turn, enlist_chooser and two_player_camp_discard need thingvellir=true"
                 ));
             }
-        } else {
-            return invalid(format!(
-                "{ID}: thingvellir=true is not implemented yet in the Rust core"
-            ));
         }
         if rules.thingvellir {
             for (k, v) in tv {
@@ -215,16 +220,24 @@ impl Game for NidavellirGame {
         self.rules.n()
     }
     fn num_distinct_actions(&self) -> usize {
-        NUM_ACTIONS as usize
+        if self.rules.thingvellir {
+            TV_NUM_ACTIONS as usize
+        } else {
+            NUM_ACTIONS as usize
+        }
     }
     fn max_chance_outcomes(&self) -> usize {
-        data::KINDS
+        if self.rules.thingvellir {
+            data::CAMP_CARDS
+        } else {
+            data::KINDS
+        }
     }
     fn max_game_length(&self) -> u64 {
         self.rules.max_game_length()
     }
     fn observation_shape(&self) -> Vec<usize> {
-        vec![observation::len(self.rules.n())]
+        vec![observation::len_for(&self.rules)]
     }
     fn new_initial_state(&self) -> NidavellirState {
         NidavellirState::new(self.rules)

@@ -1,7 +1,7 @@
 //! What a seat sees (docs/rules/nidavellir.md §7): the tensor, the strings, and the redeal of hidden coins.
 
 use super::data::*;
-use super::state::{NidavellirState, Phase, Word, PHASES};
+use super::state::{NidavellirState, Phase, Word, PHASES, TV_PHASES};
 use crate::Rng;
 use std::fmt::Write;
 
@@ -14,8 +14,69 @@ pub fn len(n: usize) -> usize {
     GLOBAL + 216 * n
 }
 
-pub fn phase_index(p: Phase) -> usize {
-    PHASES.iter().position(|&q| q == p).unwrap_or(0)
+/// Thingvellir's global values and values per seat (thingvellir.md §7).
+pub const TV_GLOBAL: usize = 12 + 24 + 24 + 1 + 6;
+pub const TV_PER_SEAT: usize = 24 + 1 + 6 + 12 + 1 + 5;
+const _: () = assert!(GLOBAL + TV_GLOBAL == 292 && 216 + TV_PER_SEAT == 265);
+
+/// The tensor's length for these rules.
+pub fn len_for(rules: &super::Rules) -> usize {
+    let n = rules.n();
+    len(n)
+        + if rules.thingvellir {
+            TV_GLOBAL + TV_PER_SEAT * n
+        } else {
+            0
+        }
+}
+
+fn write_tv(s: &NidavellirState, p: usize, out: &mut [f32]) {
+    let n = s.n();
+    let mut i = 0usize;
+    if let Some(k) = TV_PHASES.iter().position(|&q| q == s.phase) {
+        out[i + k] = 1.0;
+    }
+    i += 12;
+    for m in 0..CAMP_CARDS {
+        out[i + m] = (s.camp >> m & 1) as f32;
+        out[i + 24 + m] = (s.camp_deck >> m & 1) as f32;
+    }
+    i += 48;
+    out[i] = s.camp_visited as u8 as f32;
+    i += 1;
+    for h in 0..TV_HEROES {
+        out[i + h] = (s.tv_heroes_left >> h & 1) as f32;
+    }
+    i += TV_HEROES;
+    for r in 0..n {
+        let seat = &s.seats[(p + r) % n];
+        for m in 0..CAMP_CARDS {
+            out[i + m] = (seat.camp_cards >> m & 1) as f32;
+        }
+        i += CAMP_CARDS;
+        out[i] = seat.zolkur as u8 as f32;
+        i += 1;
+        for h in 0..TV_HEROES {
+            out[i + h] = (seat.tv_heroes >> h & 1) as f32;
+        }
+        i += TV_HEROES;
+        for j in 0..CLASSES {
+            for &e in seat.col(j) {
+                match e {
+                    46..=57 => out[i + (e - MERCENARY_ENTRY) as usize] = 1.0,
+                    VEGVISIR_ENTRY => out[i + MERCENARIES] = 1.0,
+                    44 | 45 => out[i + MERCENARIES + 1 + j] += 1.0,
+                    _ => {}
+                }
+            }
+        }
+        i += MERCENARIES + 1 + CLASSES;
+    }
+    debug_assert_eq!(i, TV_GLOBAL + TV_PER_SEAT * n);
+}
+
+pub fn phase_index(p: Phase) -> Option<usize> {
+    PHASES.iter().position(|&q| q == p)
 }
 
 /// Whether observer p sees seat q's bid slot t.
@@ -26,12 +87,18 @@ pub fn slot_visible(s: &NidavellirState, p: usize, q: usize, t: usize) -> bool {
 pub fn write(s: &NidavellirState, p: usize, out: &mut [f32]) {
     let n = s.n();
     let total = len(n);
-    out.iter_mut().take(total).for_each(|o| *o = 0.0);
-    if out.len() < total || p >= n {
+    let full = len_for(&s.rules);
+    out.iter_mut().take(full).for_each(|o| *o = 0.0);
+    if out.len() < full || p >= n {
         return;
     }
+    if s.tv() {
+        write_tv(s, p, &mut out[total..full]);
+    }
     let mut i = 0usize;
-    out[i + phase_index(s.phase)] = 1.0;
+    if let Some(k) = phase_index(s.phase) {
+        out[i + k] = 1.0;
+    }
     i += 15;
     out[i + (s.age as usize).clamp(1, 2) - 1] = 1.0;
     i += 2;
@@ -196,6 +263,7 @@ fn entry_text(e: u8) -> String {
         SPECIAL_BLACKSMITH => "armorer".into(),
         THRUD_ENTRY => "thrud".into(),
         YLUD_ENTRY => "ylud".into(),
+        43..=57 => super::notation::entry_name(e as u32),
         _ => "?".into(),
     }
 }
@@ -255,6 +323,38 @@ fn picture(s: &NidavellirState, p: Option<usize>) -> String {
             .map(|h| format!("{}x{}", d.hero_keys[h], seat.heroes[h]))
             .collect();
         let _ = writeln!(out, "  heroes: {}", heroes.join(" "));
+        if s.tv() {
+            let tv = &d.tv;
+            let tvh: Vec<&str> = (HEROES..ALL_HEROES)
+                .filter(|&h| seat.has_tv_hero(h))
+                .map(|h| tv.hero_keys[h - HEROES].as_str())
+                .collect();
+            let zone: Vec<&str> = (0..CAMP_CARDS)
+                .filter(|&m| seat.has_camp(m))
+                .map(|m| tv.camp_keys[m].as_str())
+                .collect();
+            let _ = writeln!(
+                out,
+                "  thingvellir heroes: {} command zone: {}{}",
+                tvh.join(" "),
+                zone.join(" "),
+                if seat.zolkur { " (zolkur pending)" } else { "" }
+            );
+        }
+    }
+    if s.tv() {
+        let tv = &d.tv;
+        let camp: Vec<&str> = (0..CAMP_CARDS)
+            .filter(|&m| s.camp >> m & 1 == 1)
+            .map(|m| tv.camp_keys[m].as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "camp: {} (deck {}, visited {})",
+            camp.join(" "),
+            s.camp_deck.count_ones(),
+            s.camp_visited
+        );
     }
     let queue: Vec<String> = s
         .queue()
