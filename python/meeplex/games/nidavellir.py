@@ -32,6 +32,23 @@ BID, TAKE, TRANSFORM_TAVERN, TRANSFORM_COIN, HERO = 0, 27, 50, 53, 80
 COLUMN, DISCARD, KEEP, SUM = 97, 102, 107, 130
 NUM_ACTIONS = 157
 
+# Thingvellir (docs/rules/thingvellir.md §2, §6): camp cards m 0..23, the mercenaries m' 0..11 (the camp cards
+# that are mercenaries, in m order), the six heroes h 17..22 and the ids appended after the base game's 157.
+_TV = _DATA["thingvellir"]
+CAMP_CARDS: tuple[str, ...] = tuple(card["key"] for card in _TV["camp"])
+MERCENARIES: tuple[str, ...] = tuple(card["key"] for card in _TV["camp"] if card["type"] == "mercenary")
+MERCENARY_CLASSES: dict[str, tuple[str, str]] = {
+    card["key"]: (card["classes"][0][0], card["classes"][1][0])
+    for card in _TV["camp"]
+    if card["type"] == "mercenary"
+}
+TV_HEROES: tuple[str, ...] = tuple(hero["key"] for hero in _TV["heroes"])
+CAMP, PICK, TV_HERO, ENLIST, ENLIST_FIRST, ENLIST_LAST = 157, 181, 204, 210, 234, 235
+DROP, VIDOFNIR, REMOVE = 236, 259, 286
+TV_NUM_ACTIONS = 356
+#: Column entries Thingvellir adds (§2): Vegvisir, Olwyn's two doubles, then 46 + m' a placed mercenary.
+VEGVISIR_ENTRY, DOUBLE_ENTRIES, MERCENARY_ENTRY = 43, (44, 45), 46
+
 # Named variants: parameter sets for `meeplex list` and `meeplex.make("nidavellir", **VARIANTS[name])`.
 VARIANTS: dict[str, dict[str, object]] = {
     "first_game": {"first_game": True},
@@ -76,8 +93,48 @@ def transform(where: str) -> int:
 
 
 def hero(key: str) -> int:
-    """The id of recruiting the hero ``key`` (``kraal`` … ``thrud``)."""
+    """The id of recruiting the hero ``key`` (``kraal`` … ``thrud``; with Thingvellir also ``andumia`` …
+    ``zolkur``, ids 204..209)."""
+    if key in TV_HEROES:
+        return TV_HERO + TV_HEROES.index(key)
     return HERO + _index(HEROES, key, "hero")
+
+
+def camp(card_key: str) -> int:
+    """Thingvellir: the id of taking the camp card ``card_key`` (``draupnir``, ``w6e8`` …)."""
+    return CAMP + _index(CAMP_CARDS, card_key, "camp card")
+
+
+def pick(kind_key: str) -> int:
+    """Thingvellir: the id of taking a card of kind ``kind_key`` from the discard pile (Andumia,
+    Brisingamens)."""
+    return PICK + kind(kind_key)
+
+
+def enlist(mercenary_key: str, class_key: str) -> int:
+    """Thingvellir: the id of placing the mercenary ``mercenary_key`` in the column of ``class_key``."""
+    m = _index(MERCENARIES, mercenary_key, "mercenary")
+    classes = MERCENARY_CLASSES[mercenary_key]
+    if class_key not in classes:
+        raise ValueError(f"{class_key!r} is not a class of {mercenary_key}: {' '.join(classes)}")
+    return ENLIST + 2 * m + classes.index(class_key)
+
+
+def drop(kind_key: str) -> int:
+    """Thingvellir, 2 players: the id of discarding a card of kind ``kind_key`` from the tavern."""
+    return DROP + kind(kind_key)
+
+
+def vidofnir(coin_key: str) -> int:
+    """Thingvellir: the id of Vidofnir transforming the hand coin ``coin_key``."""
+    return VIDOFNIR + coin(coin_key)
+
+
+def remove(entry: int) -> int:
+    """Thingvellir: the id of removing column entry ``entry`` (Hofud, Brisingamens)."""
+    if not 0 <= entry < 70:
+        raise ValueError(f"column entry {entry} is out of range 0..69")
+    return REMOVE + entry
 
 
 def column(class_key: str) -> int:
