@@ -158,3 +158,105 @@ fn random_games_finish_and_texts_round_trip() {
     }
     assert!(camp_takes > 0);
 }
+
+#[test]
+fn serialization_round_trips_and_refusals() {
+    for n in 2..=5 {
+        for v in [vec![], vec![("enlist_each_turn", ParamValue::Bool(true))]] {
+            let g = tv_game(n, &v);
+            for (i, (s, h)) in random_game(&g, 100 + n as u64).into_iter().enumerate() {
+                if i % 3 != 0 && !s.is_terminal() {
+                    continue;
+                }
+                let text = s.serialize(&h);
+                let (back, h2) = g
+                    .deserialize_state(&text)
+                    .unwrap_or_else(|e| panic!("{e}\n{text}\n{}", s.to_text()));
+                assert_eq!(back.serialize(&h2), text);
+                assert_eq!(back, s);
+            }
+        }
+    }
+    let g = tv_game(2, &[]);
+    let base = NidavellirGame::new(&params(&[])).unwrap();
+    let states = random_game(&g, 5);
+    let (s, h) = &states[10];
+    let text = s.serialize(h);
+    assert!(text.contains("\"camp_deck\":["));
+    assert!(text.contains("\"zolkur\":false"));
+    // A Thingvellir state is not a base game's, nor the reverse.
+    assert!(base.deserialize_state(&text).is_err());
+    let b = random_game(&base, 5);
+    assert!(g.deserialize_state(&b[10].0.serialize(&b[10].1)).is_err());
+    let bad = [
+        text.replace("\"camp_visited\":false", "\"camp_visited\":true"),
+        text.replace("\"camp_visited\":false", "\"camp_visited\":0"),
+        text.replace("\"zolkur\":false", "\"zolkur\":true"),
+        text.replace("\"camp_deck\":[", "\"camp_deck\":[12,"),
+        text.replace("\"camp_deck\":[", "\"camp_deck\":[0,0,"),
+        text.replace("\"camp_cards\":[]", "\"camp_cards\":[4]"),
+        text.replace("\"enlist\":[]", "\"enlist\":[0]"),
+        text.replace("\"enlist_pos\":0", "\"enlist_pos\":1"),
+        text.replace("\"army\":[[]", "\"army\":[[43]"),
+        text.replace("\"army\":[[]", "\"army\":[[44,45]"),
+        text.replace("\"army\":[[]", "\"army\":[[58]"),
+        text.replace(",\"enlist_pos\":0", ""),
+    ];
+    for b in bad {
+        assert_ne!(b, text);
+        match g.deserialize_state(&b) {
+            Err(GameError::InvalidState(_)) => {}
+            other => panic!("{b}\naccepted: {:?}", other.map(|_| ())),
+        }
+    }
+}
+
+/// Every integer of serialized positions replaced by nearby values: accepted states play on without a panic.
+#[test]
+fn no_panic_on_mutated_states() {
+    let mut rng = Rng::new(3);
+    for n in [2, 3, 5] {
+        let g = tv_game(n, &[]);
+        let states = random_game(&g, 40 + n as u64);
+        for (s, h) in states.iter().step_by(17) {
+            let text = s.serialize(h);
+            let bytes = text.as_bytes();
+            let starts: Vec<usize> = (1..bytes.len())
+                .filter(|&i| {
+                    matches!(bytes[i - 1], b'[' | b',' | b':')
+                        && (bytes[i].is_ascii_digit() || bytes[i] == b'-')
+                })
+                .collect();
+            for _ in 0..60 {
+                let i = starts[rng.below(starts.len() as u64) as usize];
+                let mut j = i + 1;
+                while j < bytes.len() && bytes[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let v = rng.below(60) as i64 - 2;
+                let mutated = format!("{}{}{}", &text[..i], v, &text[j..]);
+                if let Ok((mut m, _)) = g.deserialize_state(&mutated) {
+                    let mut acts = Vec::new();
+                    let mut obs = vec![0f32; g.observation_shape()[0]];
+                    for _ in 0..300 {
+                        if m.is_terminal() {
+                            break;
+                        }
+                        m.legal_actions(&mut acts);
+                        for p in 0..n as usize {
+                            m.observation_tensor(p, &mut obs);
+                            let _ = m.resample_from_infostate(p, &mut rng);
+                            let _ = m.observation_string(p);
+                        }
+                        if acts.is_empty() {
+                            break;
+                        }
+                        let a = acts[rng.below(acts.len() as u64) as usize];
+                        m.apply_action(a).unwrap();
+                        let _ = m.serialize(&[]);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -959,6 +959,7 @@ impl NidavellirState {
             }
         }
         self.tavern = -1;
+        self.camp_visited = false;
         self.order = [0; 5];
         self.order_len = 0;
         self.order_pos = 0;
