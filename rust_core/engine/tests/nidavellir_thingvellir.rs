@@ -673,3 +673,66 @@ fn camp_clear_at_age_two() {
 }
 
 const AGE1_MASK: u32 = 0xFFF;
+
+#[test]
+fn camp_take_refused_to_others() {
+    let g = tv_game(3, &[]);
+    let mut s = start(&g, &["draupnir"], &HIGH);
+    act(&mut s, "take blacksmith");
+    assert_eq!(s.current, 1);
+    let a = s.string_to_action("camp draupnir").unwrap();
+    let before = s.serialize(&[]);
+    assert!(matches!(
+        s.apply_action(a),
+        Err(GameError::IllegalAction(_))
+    ));
+    assert_eq!(s.serialize(&[]), before);
+    // The base game knows no camp.
+    let base = NidavellirGame::new(&params(&[])).unwrap();
+    let b = base.new_initial_state();
+    assert!(b.string_to_action("camp draupnir").is_err());
+}
+
+#[test]
+fn thrud_lifted_by_a_mercenary() {
+    let g = tv_game(2, &[]);
+    let mut s = start(&g, &[], &[["b5", "b4", "b3"], ["b4", "b5", "b2"]]);
+    s.camp = 0;
+    s.camp_deck = 0;
+    give_mercs(&mut s, 0, &["w6e8"]);
+    s.seats[0].heroes[THRUD] = 1;
+    s.heroes_left[THRUD] = 0;
+    s.seats[0].thrud = WARRIOR as i8;
+    s.seats[0].cols[WARRIOR][0] = THRUD_ENTRY;
+    s.seats[0].col_len[WARRIOR] = 1;
+    s.enqueue(Item::global(Word::EnlistOrder, 0));
+    s.settle();
+    act(&mut s, "enlist first");
+    act(&mut s, "enlist w6e8 warrior");
+    assert_eq!(s.phase, Phase::Thrud);
+    act(&mut s, "column warrior");
+    assert_eq!(s.seats[0].col(WARRIOR), &[MERCENARY_ENTRY, THRUD_ENTRY]);
+}
+
+#[test]
+fn jarnglofi_through_holda_drops_the_current_trade() {
+    let g = tv_game(3, &[]);
+    let mut s = start(
+        &g,
+        &[],
+        &[["b0", "b4", "b3"], ["b4", "b5", "b2"], ["b3", "b2", "b5"]],
+    );
+    s.camp |= 1 << JARNGLOFI;
+    act(&mut s, "take blacksmith");
+    act(&mut s, "take blacksmith");
+    // Seat 0, last at the goblin with b0: its take queues a trade; Holda (forced here) takes Jarnglofi first.
+    assert_eq!(s.current, 0);
+    s.enqueue(Item::new(Word::ForcedHero, 0, 0));
+    act(&mut s, "take blacksmith");
+    act(&mut s, "hero holda");
+    act(&mut s, "camp jarnglofi");
+    let owned = s.seats[0].owned();
+    assert_eq!(owned.iter().sum::<u8>(), 4);
+    // No trade: the pouch (b2 b5) is unchanged.
+    assert_eq!((owned[1], owned[4]), (1, 1));
+}
