@@ -736,3 +736,43 @@ fn jarnglofi_through_holda_drops_the_current_trade() {
     // No trade: the pouch (b2 b5) is unchanged.
     assert_eq!((owned[1], owned[4]), (1, 1));
 }
+
+#[test]
+fn gjallarhorn_overrides_megingjord_and_jarika_adds_two() {
+    let g = tv_game(3, &[]);
+    let mut s = start(&g, &[], &HIGH);
+    s.seats[0].camp_cards |= 1 << MEGINGJORD;
+    s.camp |= 1 << GJALLARHORN;
+    act(&mut s, "camp gjallarhorn");
+    assert_eq!(s.phase, Phase::Hero);
+    act(&mut s, "hero jarika");
+    // Jarika: a Royal Offering +3 becomes +5 (b2 in hand → t7).
+    s.enqueue(Item::new(Word::Transform, 0, 3));
+    s.settle();
+    assert_eq!(s.phase, Phase::Transform);
+    act(&mut s, "transform b2");
+    assert_eq!(s.seats[0].hand[8], 1);
+}
+
+#[test]
+fn deserialization_refuses_misplaced_camp_entries() {
+    let g = tv_game(2, &[]);
+    let states = random_game(&g, 5);
+    let (s, h) = &states[12];
+    let text = s.serialize(h);
+    for bad in [
+        // Vegvisir outside the Explorer column; a mercenary (w6e8: Warrior or Explorer) in the Hunters.
+        text.replacen("\"army\":[[", "\"army\":[[43,", 1),
+        text.replacen("\"army\":[[]", "\"army\":[[46]", 1),
+        // Olwyn's doubles without Olwyn.
+        text.replacen("\"army\":[[]", "\"army\":[[44]", 1),
+        // More than five cards in the camp.
+        text.replace("\"camp\":[", "\"camp\":[6,7,8,9,10,11,"),
+    ] {
+        assert_ne!(bad, text);
+        assert!(
+            matches!(g.deserialize_state(&bad), Err(GameError::InvalidState(_))),
+            "{bad}"
+        );
+    }
+}
