@@ -10,8 +10,8 @@ one ordered queue (§5.4) that ``_settle`` runs until a decision is needed.
 
 With ``thingvellir=true`` it also plays the expansion by ``docs/rules/thingvellir.md`` (cited "TV §n", its
 interpretations "Tn"): the camp and its 24 cards, the six heroes, the enlistment. Everything it adds is
-guarded by ``game.thingvellir``, so the base game's ids, fields, tensor and texts are unchanged. The places where the
-contract leaves a detail open are marked ``READING``.
+guarded by ``game.thingvellir``, so the base game's ids, fields, tensor and texts are unchanged. The places
+where the contract leaves a detail open are marked ``READING``.
 """
 
 from __future__ import annotations
