@@ -969,3 +969,17 @@ def test_blind_tv19_vidofnir_with_the_trading_coin_in_the_pouch():
     state = load(game, obj)
     play(state, "camp vidofnir", "vidofnir b5")
     assert state.seats[0].hand == [C["b0"], C["t10"]] and coin_values(state, 0) == [0, 2, 3, 4, 10]
+
+
+def test_zolkur_with_ulines_chosen_pair():
+    """TV §9: Zolkur on the pair Uline's owner chooses: 2 + 5 = 7, the lower (b2) leaves."""
+    game, obj = position(2, bids=[["b0", "-", "-"], ["b2", "b3", "b4"]])
+    give_hero(obj, 0, "uline")
+    give_hero(obj, 0, "zolkur")
+    obj["seats"][0]["zolkur"] = True
+    obj["uline_bidder"] = 0
+    state = load(game, obj)  # seat 0's hand b2 b3 b4 b5; seat 1 (2) is first
+    play(state, "take blacksmith", "take blacksmith")
+    assert state.phase == "uline_trade" and state.current_player() == 0
+    play(state, "sum b2", "sum b5")
+    assert state.seats[0].hand == [C["b3"], C["b4"], C["b5"], C["t7"]] and not state.seats[0].zolkur
