@@ -983,3 +983,42 @@ def test_zolkur_with_ulines_chosen_pair():
     assert state.phase == "uline_trade" and state.current_player() == 0
     play(state, "sum b2", "sum b5")
     assert state.seats[0].hand == [C["b3"], C["b4"], C["b5"], C["t7"]] and not state.seats[0].zolkur
+
+
+def test_jarika_on_a_royal_offering():
+    """Jarika: +2 on the offering's transformation: 5 + 3 + 2 = 10."""
+    game, obj = position(2, cards=["offering3", "blacksmith", "blacksmith"])
+    give_hero(obj, 0, "jarika")
+    state = load(game, obj)
+    play(state, "take offering3", "transform b5")
+    assert state.seats[0].hand == [C["b0"], C["t10"]]
+
+
+def test_refused_actions_change_nothing():
+    """Illegal ids and texts are refused and leave the state as it was."""
+    game, obj = position(3, camp=("w6e8",))
+    state = load(game, obj)
+    before = state.serialize()
+    for action in (
+        nid.CAMP + M["draupnir"],
+        nid.ENLIST,
+        nid.ENLIST_FIRST,
+        nid.PICK,
+        nid.REMOVE + 13,
+        356,
+        -1,
+    ):
+        with pytest.raises(IllegalActionError):
+            state.apply_action(action)
+    with pytest.raises(InvalidNotationError):
+        state.string_to_action("enlist w6e8 hunter")
+    with pytest.raises(InvalidNotationError):
+        state.string_to_action("camp excalibur")
+    assert state.serialize() == before
+    play(state, "take blacksmith")
+    with pytest.raises(IllegalActionError):
+        play(state, "camp w6e8")  # the second seat has no Fafnir
+    state = load(game, obj)
+    play(state, "camp w6e8")
+    with pytest.raises(IllegalActionError):
+        play(state, "enlist w6e8 warrior")  # not before the Age's end
