@@ -877,3 +877,148 @@ def test_random_games_finish(players, variant):
         for seat in state.seats:
             assert seat.unplaced() == []  # everything enlisted
         assert state.camp_deck == [] or all(m >= 12 for m in state.camp_deck)
+
+
+# --- Some of the blind scenarios (tests/blind/thingvellir.md) ----------------------------------------------
+
+
+def test_blind_tv21_mercenary_placement_recruits_a_hero():
+    """TV21: the mercenary waits in the CZ, counts for no line, and its placement as a Hunter recruits."""
+    state = age_end(2, {0: ["hm1"]})
+    obj = json.loads(state.serialize())
+    obj["seats"][0]["army"] = [[K["blacksmith"]], [], [K["explorer7"]], [K["miner2"]], [K["warrior4"]]]
+    state = load(state.game, obj)
+    play(state, "take blacksmith")
+    assert state.phase == "take" and state.seats[0].lines() == 0  # no Hero: the CZ's card is no Hunter
+    finish_tavern(state)
+    play(state, "enlist first", "enlist hm1 hunter")
+    assert state.seats[0].army[HU] == [nid.MERC_ENTRY + nid.MERC_OF_CARD[M["hm1"]]]
+    assert state.phase == "hero" and state.current_player() == 0
+
+
+def test_blind_tv25_enlistment_before_the_troop_evaluation():
+    """TV25 (reading A, the contract's §4.5): the mercenary is placed before the distinctions."""
+    state = age_end(2, {0: ["w9e11"]})
+    obj = json.loads(state.serialize())
+    obj["seats"][0]["army"][WA] = [K["warrior3"], K["warrior8"]]
+    obj["seats"][1]["army"][WA] = [K["warrior5"], K["warrior6"]]
+    state = load(state.game, obj)
+    finish_tavern(state)
+    play(state, "enlist first", "enlist w9e11 warrior")
+    assert state.distinctions[0] == 0  # the King's Hand (Warrior distinction) to s0
+    assert state.phase == "transform" and state.queue[0] == ["transform", 0, 5]
+
+
+def test_blind_tv32_olwyn_doubles_complete_a_line():
+    """TV32: Olwyn's doubles in W and E make every column 3 ranks: another Hero is due at once."""
+    game, obj = position(2, age=2, cards=["warrior8", "blacksmith", "blacksmith"])
+    give_hero(obj, 0, "skaa")
+    obj["seats"][0]["army"] = [
+        [K["blacksmith"]] * 3,
+        [K["hunter"]] * 3,
+        [K["explorer5"], K["explorer9"]],
+        [K["miner1"], K["miner2"], K["miner0"]],
+        [K["warrior4"]],
+    ]
+    state = load(game, obj)
+    play(state, "take warrior8")
+    assert state.phase == "hero"
+    play(state, "hero olwyn", "column warrior")
+    assert state.phase == "olwyn" and "column warrior" not in texts(state)
+    play(state, "column explorer")
+    seat = state.seats[0]
+    assert seat.ranks(WA) == 3 and seat.points(WA) == 12 and seat.points(EX) == 14
+    assert state.phase == "hero" and sum(seat.heroes) == 2
+
+
+def test_olwyn_double_lifts_thrud():
+    game, obj = position(3, age=2, camp=("gjallarhorn",))
+    give_hero(obj, 0, "thrud")
+    obj["seats"][0]["army"][WA] = [nid.THRUD_ENTRY]
+    obj["seats"][0]["thrud"] = WA
+    state = load(game, obj)
+    play(state, "camp gjallarhorn", "hero olwyn", "column warrior")
+    assert state.phase == "thrud" and state.seats[0].army[WA] == [44]
+
+
+def test_blind_tv33_zolkur_once():
+    """TV33: 3 + 4 = 7, the lower coin (3b) leaves; the next trade is normal."""
+    game, obj = position(2, bids=[["b5", "b0", "b2"], ["b2", "b0", "b3"]], tavern=1)
+    give_hero(obj, 0, "zolkur")
+    obj["seats"][0]["zolkur"] = True
+    obj["seats"][0]["shown_bids"] = [True, False, False]
+    state = load(game, obj)  # s0's pouch b3 b4; both bid 0 at the Dancing Dragon, s0 first by gem
+    play(state, "take blacksmith")
+    assert state.seats[0].hand == [C["b4"], C["t7"]] and not state.seats[0].zolkur
+    play(state, "take blacksmith")  # s1: 4 + 5 = 9, the higher leaves as usual
+    assert state.seats[1].hand == [C["b4"], C["t9"]]
+
+
+def test_blind_tv35_khrad_with_jarika():
+    """TV35 step 1: the lowest non-trading coin 2b: 2 + 10 + 2 = 14."""
+    game, obj = position(3, age=2, camp=("gjallarhorn",))
+    give_hero(obj, 0, "jarika")
+    state = load(game, obj)
+    play(state, "camp gjallarhorn", "hero khrad", "transform goblin")
+    assert state.seats[0].bids[0] == C["t14"]
+
+
+def test_blind_tv19_vidofnir_with_the_trading_coin_in_the_pouch():
+    """TV19: pouch 0b 5b: the 5b gets +5 (10T), the 0b is unchanged."""
+    game, obj = position(2, camp=("vidofnir",), bids=[["b4", "b3", "b2"], ["b3", "b2", "b4"]])
+    state = load(game, obj)
+    play(state, "camp vidofnir", "vidofnir b5")
+    assert state.seats[0].hand == [C["b0"], C["t10"]] and coin_values(state, 0) == [0, 2, 3, 4, 10]
+
+
+def test_zolkur_with_ulines_chosen_pair():
+    """TV §9: Zolkur on the pair Uline's owner chooses: 2 + 5 = 7, the lower (b2) leaves."""
+    game, obj = position(2, bids=[["b0", "-", "-"], ["b2", "b3", "b4"]])
+    give_hero(obj, 0, "uline")
+    give_hero(obj, 0, "zolkur")
+    obj["seats"][0]["zolkur"] = True
+    obj["uline_bidder"] = 0
+    state = load(game, obj)  # seat 0's hand b2 b3 b4 b5; seat 1 (2) is first
+    play(state, "take blacksmith", "take blacksmith")
+    assert state.phase == "uline_trade" and state.current_player() == 0
+    play(state, "sum b2", "sum b5")
+    assert state.seats[0].hand == [C["b3"], C["b4"], C["b5"], C["t7"]] and not state.seats[0].zolkur
+
+
+def test_jarika_on_a_royal_offering():
+    """Jarika: +2 on the offering's transformation: 5 + 3 + 2 = 10."""
+    game, obj = position(2, cards=["offering3", "blacksmith", "blacksmith"])
+    give_hero(obj, 0, "jarika")
+    state = load(game, obj)
+    play(state, "take offering3", "transform b5")
+    assert state.seats[0].hand == [C["b0"], C["t10"]]
+
+
+def test_refused_actions_change_nothing():
+    """Illegal ids and texts are refused and leave the state as it was."""
+    game, obj = position(3, camp=("w6e8",))
+    state = load(game, obj)
+    before = state.serialize()
+    for action in (
+        nid.CAMP + M["draupnir"],
+        nid.ENLIST,
+        nid.ENLIST_FIRST,
+        nid.PICK,
+        nid.REMOVE + 13,
+        356,
+        -1,
+    ):
+        with pytest.raises(IllegalActionError):
+            state.apply_action(action)
+    with pytest.raises(InvalidNotationError):
+        state.string_to_action("enlist w6e8 hunter")
+    with pytest.raises(InvalidNotationError):
+        state.string_to_action("camp excalibur")
+    assert state.serialize() == before
+    play(state, "take blacksmith")
+    with pytest.raises(IllegalActionError):
+        play(state, "camp w6e8")  # the second seat has no Fafnir
+    state = load(game, obj)
+    play(state, "camp w6e8")
+    with pytest.raises(IllegalActionError):
+        play(state, "enlist w6e8 warrior")  # not before the Age's end

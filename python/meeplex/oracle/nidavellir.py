@@ -7,6 +7,11 @@ sections and "interp. n" for its interpretations). The components are read from
 
 Plain and slow on purpose: piles are lists of counts, columns are lists of entries, and every effect waits in
 one ordered queue (§5.4) that ``_settle`` runs until a decision is needed.
+
+With ``thingvellir=true`` it also plays the expansion by ``docs/rules/thingvellir.md`` (cited "TV §n", its
+interpretations "Tn"): the camp and its 24 cards, the six heroes, the enlistment. Everything it adds is
+guarded by ``game.thingvellir``, so the base game's ids, fields, tensor and texts are unchanged. The places
+where the contract leaves a detail open are marked ``READING``.
 """
 
 from __future__ import annotations
@@ -1256,7 +1261,7 @@ class NidavellirState:
             assert seat is not None
             if seat.unplaced():
                 decide = "enlist"
-            else:
+            else:  # READING: enlist_pos counts the seats done; the order is emptied after the last
                 self.enlist_pos += 1
                 if self.enlist_pos >= len(self.enlist):
                     self.enlist, self.enlist_pos = [], 0
@@ -1316,12 +1321,13 @@ class NidavellirState:
             self.queue.pop(0)
             self.discard[value - PICK] -= 1
             items = self._card_items(s, value - PICK)
-            if arg > 1:
+            if arg > 1:  # READING: the first card is resolved before the second pick
                 items.append(["brisingamens", s, arg - 1])
             self.queue[:0] = items
         elif phase == "holda":  # not the camp visit (TV §4.2)
             self.queue.pop(0)
             self.camp.remove(value - CAMP)
+            # READING: the card's items, then ``recruit s`` as after any camp card.
             self.queue[:0] = self._camp_card(s, value - CAMP) + [["recruit", s, 0]]
         elif phase == "khrad":
             self.queue.pop(0)
@@ -1336,19 +1342,19 @@ class NidavellirState:
             if self._enter(s, DOUBLE_ENTRIES[0 if arg < 0 else 1], column):
                 items.append(["thrud", s, 0])
             items.append(["recruit", s, 0])
-            if arg < 0:
+            if arg < 0:  # READING: the first double's thrud / recruit come before the second double
                 items.append(["olwyn", s, column])
             self.queue[:0] = items
         elif phase == "vidofnir":
             code = value - VIDOFNIR_COIN
             single = sum(1 for c in seat.hand if c not in TRADING_COINS) == 1
             if arg < 0 and not single:
-                item[2] = self._transform_hand(s, code, 2)  # f: the coin that got +2
+                item[2] = self._transform_hand(s, code, 2)  # READING: f is the new coin's code
             else:
                 self.queue.pop(0)
                 self._transform_hand(s, code, 5 if single and arg < 0 else 3)
         elif phase == "bris_column":
-            if arg == 0:
+            if arg == 0:  # READING: the item's argument becomes 1 + the chosen column for the ``remove``
                 item[2] = 1 + value - DISCARD
             else:
                 self.queue.pop(0)
@@ -1393,6 +1399,7 @@ class NidavellirState:
         items.append(["recruit", s, 0])
         if self.seats[s].bids[t] in TRADING_COINS:
             items.append(["trade", s, -1])
+        # READING: the 2-player discard waits after the seat's trade (its turn is over).
         if first and self.game.players == 2 and self.game.two_player_camp_discard:
             items.append(["tavern_drop", s, 0])
         self.queue.extend(items)
@@ -1423,7 +1430,7 @@ class NidavellirState:
         """TV §5, T8: the trading coin is discarded at once, wherever it is; on the current tavern its trade
         is dropped; on an unresolved tavern the seat will not be in that tavern's order."""
         seat = self.seats[s]
-        for code in TRADING_COINS:
+        for code in TRADING_COINS:  # READING: the hand is looked at first, then the slots (one coin at most)
             if code in seat.hand:
                 seat.hand.remove(code)
                 if code in seat.shown_hand:
@@ -1486,7 +1493,7 @@ class NidavellirState:
             gone = a if COIN_VALUE[a] > COIN_VALUE[b] else b
             if seat.zolkur:  # TV §5 Zolkur: the lower coin leaves, once
                 gone = b if gone == a else a
-        else:
+        else:  # READING: on equal values Zolkur changes nothing, and is used up all the same
             gone = b if coin_is_basic(b) and not coin_is_basic(a) else a
         seat.zolkur = False
         seat.hand.append(new)
@@ -2338,7 +2345,7 @@ def _column_of(entry: int) -> int | None:
         return KIND_CLASS[entry]
     if HERO_ENTRY <= entry < HERO_ENTRY + NUM_CLASS_HEROES:
         return HERO_CLASS[entry - HERO_ENTRY]
-    if entry in (SPECIAL_BLACKSMITH,):
+    if entry == SPECIAL_BLACKSMITH:
         return BLACKSMITH
     if entry == VEGVISIR_ENTRY:
         return EXPLORER

@@ -2,8 +2,10 @@
 //! from the fields and refuses every inconsistency the contract lists; the history is only range-checked.
 
 use super::data::*;
-use super::notation::NUM_ACTIONS;
-use super::state::{valid_entry, Item, NidavellirState, Phase, Word, COL_CAP, QUEUE_CAP};
+use super::notation::{NUM_ACTIONS, TV_NUM_ACTIONS};
+use super::state::{
+    valid_entry, Item, NidavellirState, Phase, Word, AGE1_CAMP, AGE2_CAMP, COL_CAP, QUEUE_CAP,
+};
 use super::{Rules, ID};
 use crate::error::{invalid, Result};
 use crate::json::Fields;
@@ -52,7 +54,10 @@ const SEAT_KEYS: [&str; 9] = [
     "ylud",
 ];
 
-pub const PHASE_NAMES: [(Phase, &str); 15] = [
+const TV_KEYS: [&str; 5] = ["camp", "camp_deck", "camp_visited", "enlist", "enlist_pos"];
+const TV_SEAT_KEYS: [&str; 2] = ["camp_cards", "zolkur"];
+
+pub const PHASE_NAMES: [(Phase, &str); 27] = [
     (Phase::Gems, "gems"),
     (Phase::Fill, "fill"),
     (Phase::Bid, "bid"),
@@ -68,9 +73,21 @@ pub const PHASE_NAMES: [(Phase, &str); 15] = [
     (Phase::PioneerKeep, "pioneer_keep"),
     (Phase::PioneerBurn, "pioneer_burn"),
     (Phase::Over, "over"),
+    (Phase::CampFill, "camp_fill"),
+    (Phase::TavernDiscard, "tavern_discard"),
+    (Phase::EnlistOrder, "enlist_order"),
+    (Phase::Enlist, "enlist"),
+    (Phase::Andumia, "andumia"),
+    (Phase::Holda, "holda"),
+    (Phase::Khrad, "khrad"),
+    (Phase::Olwyn, "olwyn"),
+    (Phase::Vidofnir, "vidofnir"),
+    (Phase::Brisingamens, "brisingamens"),
+    (Phase::BrisColumn, "bris_column"),
+    (Phase::Hofud, "hofud"),
 ];
 
-pub const WORD_NAMES: [(Word, &str); 12] = [
+pub const WORD_NAMES: [(Word, &str); 25] = [
     (Word::Recruit, "recruit"),
     (Word::Transform, "transform"),
     (Word::Trade, "trade"),
@@ -83,7 +100,33 @@ pub const WORD_NAMES: [(Word, &str); 12] = [
     (Word::Age2, "age2"),
     (Word::ThrudHome, "thrud_home"),
     (Word::End, "end"),
+    (Word::CampPick, "camp_pick"),
+    (Word::Andumia, "andumia"),
+    (Word::Brisingamens, "brisingamens"),
+    (Word::BrisEnd, "bris_end"),
+    (Word::Vidofnir, "vidofnir"),
+    (Word::Khrad, "khrad"),
+    (Word::Olwyn, "olwyn"),
+    (Word::Hofud, "hofud"),
+    (Word::ForcedHero, "forced_hero"),
+    (Word::TavernDrop, "tavern_drop"),
+    (Word::EnlistOrder, "enlist_order"),
+    (Word::Enlist, "enlist"),
+    (Word::CampClear, "camp_clear"),
 ];
+
+fn bits(b: u32) -> Vec<u32> {
+    (0..32).filter(|&m| b >> m & 1 == 1).collect()
+}
+
+/// A seat's heroes (17 counts, then with Thingvellir its six heroes as 0 / 1).
+fn heroes_list(s: &NidavellirState, counts: &[u8; HEROES], tv: u8) -> Vec<u8> {
+    let mut out = counts.to_vec();
+    if s.tv() {
+        out.extend((0..TV_HEROES).map(|h| tv >> h & 1));
+    }
+    out
+}
 
 pub fn phase_name(p: Phase) -> &'static str {
     PHASE_NAMES
@@ -119,17 +162,22 @@ pub fn to_value(s: &NidavellirState, history: &[u32]) -> Value {
         .map(|q| {
             let seat = &s.seats[q];
             let army: Vec<Vec<u8>> = (0..CLASSES).map(|j| seat.col(j).to_vec()).collect();
-            json!({
+            let mut v = json!({
                 "army": army,
                 "bids": seat.bids.iter().map(|&b| signed(b)).collect::<Vec<_>>(),
                 "gem": seat.gem,
                 "hand": codes(&seat.hand),
-                "heroes": seat.heroes.to_vec(),
+                "heroes": heroes_list(s, &seat.heroes, seat.tv_heroes),
                 "shown_bids": seat.shown_bids.to_vec(),
                 "shown_hand": codes(&seat.shown_hand),
                 "thrud": seat.thrud,
                 "ylud": seat.ylud,
-            })
+            });
+            if s.tv() {
+                v["camp_cards"] = json!(bits(seat.camp_cards));
+                v["zolkur"] = json!(seat.zolkur);
+            }
+            v
         })
         .collect();
     let queue: Vec<Value> = s
@@ -138,7 +186,7 @@ pub fn to_value(s: &NidavellirState, history: &[u32]) -> Value {
         .map(|it| json!([word_name(it.word), it.seat, it.arg]))
         .collect();
     let order: Vec<u8> = s.order[..(s.order_len as usize).min(5)].to_vec();
-    json!({
+    let mut v = json!({
         "age": s.age,
         "bid_start": s.bid_start,
         "current": if s.phase == Phase::Over { -1 } else { s.current },
@@ -147,7 +195,7 @@ pub fn to_value(s: &NidavellirState, history: &[u32]) -> Value {
         "distinctions": s.distinctions.to_vec(),
         "drawn": s.drawn.to_vec(),
         "game": ID,
-        "heroes_left": s.heroes_left.to_vec(),
+        "heroes_left": heroes_list(s, &s.heroes_left, s.tv_heroes_left),
         "history": history,
         "order": order,
         "order_pos": s.order_pos,
@@ -164,7 +212,15 @@ pub fn to_value(s: &NidavellirState, history: &[u32]) -> Value {
         "turn": s.turn,
         "uline_bidder": s.uline_bidder,
         "version": VERSION,
-    })
+    });
+    if s.tv() {
+        v["camp"] = json!(bits(s.camp));
+        v["camp_deck"] = json!(bits(s.camp_deck));
+        v["camp_visited"] = json!(s.camp_visited);
+        v["enlist"] = json!(s.enlist_order());
+        v["enlist_pos"] = json!(s.enlist_pos);
+    }
+    v
 }
 
 fn rules_json(r: &Rules) -> Value {
@@ -216,18 +272,85 @@ fn coin_list(o: &Fields, key: &str) -> Result<[u8; COINS]> {
     Ok(out)
 }
 
+/// A list of camp cards (ascending, at most `max`), as bits.
+fn camp_bits(o: &Fields, key: &str, max: usize) -> Result<u32> {
+    let list = o.ints(key, 0..=max, 0, CAMP_CARDS as i64 - 1)?;
+    if list.windows(2).any(|w| w[0] >= w[1]) {
+        return o.fail(key, "must be in strictly ascending order");
+    }
+    Ok(list.iter().fold(0u32, |b, &m| b | 1 << m))
+}
+
+/// thingvellir.md §7: each camp card in one place at most, the decks of the current Age, the heroes once.
+fn tv_checks(s: &NidavellirState) -> Result<()> {
+    let d = data();
+    let n = s.n();
+    let age_cards = if s.age == 1 { AGE1_CAMP } else { AGE2_CAMP };
+    if s.camp_deck & !age_cards != 0 || s.camp & !age_cards != 0 {
+        return err("the camp or its deck holds a card of the other Age");
+    }
+    let mut seen = s.camp & s.camp_deck;
+    let mut all = s.camp | s.camp_deck;
+    for q in 0..n {
+        let seat = &s.seats[q];
+        let mut army = 0u32;
+        for j in 0..CLASSES {
+            for &e in seat.col(j) {
+                let m = match e {
+                    VEGVISIR_ENTRY => VEGVISIR,
+                    46..=57 => d.tv.merc_card[(e - MERCENARY_ENTRY) as usize] as usize,
+                    _ => continue,
+                };
+                seen |= army & 1 << m;
+                army |= 1 << m;
+            }
+        }
+        for set in [seat.camp_cards, army] {
+            seen |= all & set;
+            all |= set;
+        }
+    }
+    if seen != 0 {
+        return err("a camp card is in two places");
+    }
+    for h in 0..TV_HEROES {
+        let held = (0..n)
+            .filter(|&q| s.seats[q].tv_heroes >> h & 1 == 1)
+            .count();
+        if held + (s.tv_heroes_left >> h & 1) as usize != 1 {
+            return err(format!("hero {}: held + left is not 1", d.tv.hero_keys[h]));
+        }
+    }
+    if s.camp_visited && s.tavern < 0 {
+        return err("camp_visited is set outside a tavern");
+    }
+    let enlisting = s
+        .queue()
+        .iter()
+        .any(|i| matches!(i.word, Word::EnlistOrder | Word::Enlist));
+    if s.enlist_len > 0 && !enlisting {
+        return err("enlist is set outside the enlistment");
+    }
+    Ok(())
+}
+
 /// Item 20: the order is the revealed values' order, the gems breaking ties (§5.3). The reveal is not compared
 /// with the bids: a Royal Offering may transform the bid coin after the reveal.
 fn order_as_revealed(s: &NidavellirState) -> bool {
     let n = s.rules.n();
-    let mut order: Vec<u8> = (0..n as u8).collect();
+    let t = s.tavern.clamp(0, 2) as usize;
+    // Thingvellir: a seat left out of the tavern by Jarnglofi (T8) has no order place and reveal −1.
+    let mut order: Vec<u8> = (0..n as u8)
+        .filter(|&q| !s.out_of_tavern(q as usize, t))
+        .collect();
     order.sort_by_key(|&q| {
         (
             std::cmp::Reverse(s.reveal[q as usize]),
             std::cmp::Reverse(s.seats[q as usize].gem),
         )
     });
-    s.reveal[..n].iter().all(|&v| v >= 0) && s.order[..s.order_len as usize] == order[..]
+    (0..n).all(|q| (s.reveal[q] >= 0) != s.out_of_tavern(q, t))
+        && s.order[..s.order_len as usize] == order[..]
 }
 
 /// Item 20: each tavern holds what the turn leaves in it: c cards until it is resolved, c less the cards taken
@@ -243,10 +366,15 @@ fn taverns_as_played(s: &NidavellirState) -> bool {
     if s.phase == Phase::Fill {
         return sizes.windows(2).all(|w| w[0] >= w[1]);
     }
+    if s.phase == Phase::CampFill {
+        return sizes.iter().all(|&z| z == c);
+    }
     let want: Vec<u32> = match s.tavern {
         t if t >= 0 => (0..3)
             .map(|k| match k.cmp(&(t as usize)) {
                 std::cmp::Ordering::Less => 0,
+                // Thingvellir: camp takes, the 2-player discard and Jarnglofi change the count.
+                std::cmp::Ordering::Equal if s.tv() => sizes[k].min(c),
                 std::cmp::Ordering::Equal => c.saturating_sub(s.order_pos as u32),
                 std::cmp::Ordering::Greater => c,
             })
@@ -264,8 +392,14 @@ fn ages_end_queued(s: &NidavellirState) -> bool {
     let queue = s.queue();
     let has = |w: Word| queue.iter().any(|i| i.word == w);
     let age1 = s.age == 1;
-    let age2_words = [Word::ThrudHome, Word::End];
-    let age1_words = [Word::Age2, Word::Distinction, Word::Pioneer, Word::Burn];
+    let age2_words = [Word::ThrudHome, Word::End, Word::BrisEnd];
+    let age1_words = [
+        Word::Age2,
+        Word::Distinction,
+        Word::Pioneer,
+        Word::Burn,
+        Word::CampClear,
+    ];
     if (if age1 {
         &age2_words[..]
     } else {
@@ -287,7 +421,11 @@ fn ages_end_queued(s: &NidavellirState) -> bool {
         return false;
     }
     // Outside a tavern, effects wait only at an Age's end, whose last item is `age2` or `end`.
-    if s.tavern < 0 && !queue.is_empty() && !has(Word::Age2) && !has(Word::End) {
+    let enlisting = s.rules.enlist_each_turn && (has(Word::EnlistOrder) || has(Word::Enlist));
+    if s.tavern < 0 && !queue.is_empty() && !has(Word::Age2) && !has(Word::End) && !enlisting {
+        return false;
+    }
+    if has(Word::Age2) && s.tv() && !has(Word::CampClear) {
         return false;
     }
     match queue.iter().position(|i| i.word == Word::ThrudHome) {
@@ -340,13 +478,25 @@ pub fn deserialize(
         Ok(v) => v,
         Err(e) => return err(format!("not JSON ({e})")),
     };
-    let obj = Fields::new(&value, PREFIX, "", &KEYS)?;
+    let tv = rules.thingvellir;
+    let mut keys: Vec<&str> = KEYS.to_vec();
+    let mut seat_keys: Vec<&str> = SEAT_KEYS.to_vec();
+    if tv {
+        keys.extend(TV_KEYS);
+        seat_keys.extend(TV_SEAT_KEYS);
+    }
+    let obj = Fields::new(&value, PREFIX, "", &keys)?;
     obj.envelope(ID, VERSION, &params_to_json(params))?;
     let d = data();
     let n = rules.n();
     let nl = n as i64;
     let history: Vec<u32> = obj
-        .ints("history", .., 0, NUM_ACTIONS as i64 - 1)?
+        .ints(
+            "history",
+            ..,
+            0,
+            if tv { TV_NUM_ACTIONS } else { NUM_ACTIONS } as i64 - 1,
+        )?
         .into_iter()
         .map(|a| a as u32)
         .collect();
@@ -373,7 +523,32 @@ pub fn deserialize(
     s.discard = counts(&obj, "discard", obj.get("discard"))?;
     s.drawn = counts(&obj, "drawn", obj.get("drawn"))?;
     s.treasure = counts(&obj, "treasure", obj.get("treasure"))?;
-    s.heroes_left = counts(&obj, "heroes_left", obj.get("heroes_left"))?;
+    let hl_len = if tv { ALL_HEROES } else { HEROES };
+    let left = obj.ints("heroes_left", hl_len..=hl_len, 0, 255)?;
+    for h in 0..HEROES {
+        s.heroes_left[h] = left[h] as u8;
+    }
+    s.tv_heroes_left = 0;
+    for h in HEROES..hl_len {
+        if left[h] > 1 {
+            return obj.fail("heroes_left", "holds a Thingvellir hero more than once");
+        }
+        s.tv_heroes_left |= (left[h] as u8) << (h - HEROES);
+    }
+    if tv {
+        s.camp = camp_bits(&obj, "camp", 5)?;
+        s.camp_deck = camp_bits(&obj, "camp_deck", CAMP_CARDS)?;
+        s.camp_visited = obj.bool("camp_visited")?;
+        let enlist = obj.ints("enlist", 0..=n, 0, nl - 1)?;
+        for (i, &q) in enlist.iter().enumerate() {
+            if enlist[..i].contains(&q) {
+                return obj.fail("enlist", "names a seat twice");
+            }
+            s.enlist[i] = q as u8;
+        }
+        s.enlist_len = enlist.len() as u8;
+        s.enlist_pos = obj.int("enlist_pos", 0, enlist.len() as i64)? as u8;
+    }
     let dist = obj.ints("distinctions", 5..=5, -2, nl - 1)?;
     for i in 0..5 {
         s.distinctions[i] = dist[i] as i8;
@@ -385,7 +560,8 @@ pub fn deserialize(
     let order = obj.ints("order", 0..=n, 0, nl - 1)?;
     if !order.is_empty() {
         let mut seen = [false; 5];
-        if order.len() != n {
+        // Thingvellir: Jarnglofi may leave a seat out of the order (T8).
+        if order.len() != n && !tv {
             return obj.fail("order", format!("must be empty or list all {n} seats"));
         }
         for &q in &order {
@@ -419,6 +595,11 @@ pub fn deserialize(
             word,
             Word::Distinction | Word::Burn | Word::Age2 | Word::ThrudHome | Word::End
         );
+        let seated = seated && !matches!(word, Word::EnlistOrder | Word::CampClear);
+        let tv_word = WORD_NAMES[12..].iter().any(|&(w, _)| w == word);
+        if tv_word && !tv {
+            return obj.fail(&format!("{sub}[0]"), "must be a queue word");
+        }
         let (lo, hi) = if seated { (0, nl - 1) } else { (-1, -1) };
         let seat = obj.int_at(&format!("{sub}[1]"), &parts[1], lo, hi)?;
         let (alo, ahi) = match word {
@@ -426,6 +607,10 @@ pub fn deserialize(
             Word::Trade => (-1, COINS as i64 - 1),
             Word::Discard => (0, 31),
             Word::Distinction => (0, 4),
+            Word::Brisingamens => (1, 2),
+            Word::BrisEnd => (0, 5),
+            Word::Vidofnir => (-1, COINS as i64 - 1),
+            Word::Olwyn => (-1, 4),
             _ => (0, 0),
         };
         let arg = obj.int_at(&format!("{sub}[2]"), &parts[2], alo, ahi)?;
@@ -439,7 +624,7 @@ pub fn deserialize(
     // Seats.
     let seats = obj.list("seats", n..=n)?;
     for (q, sv) in seats.iter().enumerate() {
-        let so = obj.object_at(&format!("seats[{q}]"), sv, &SEAT_KEYS)?;
+        let so = obj.object_at(&format!("seats[{q}]"), sv, &seat_keys)?;
         let seat = &mut s.seats[q];
         seat.gem = so.int("gem", 0, 6)? as u8;
         seat.hand = coin_list(&so, "hand")?;
@@ -455,7 +640,26 @@ pub fn deserialize(
                 None => return so.fail(&format!("shown_bids[{t}]"), "must be a bool"),
             }
         }
-        seat.heroes = counts(&so, "heroes", so.get("heroes"))?;
+        let hs = so.ints("heroes", hl_len..=hl_len, 0, 255)?;
+        for h in 0..HEROES {
+            seat.heroes[h] = hs[h] as u8;
+        }
+        for h in HEROES..hl_len {
+            if hs[h] > 1 {
+                return so.fail("heroes", "holds a Thingvellir hero more than once");
+            }
+            seat.tv_heroes |= (hs[h] as u8) << (h - HEROES);
+        }
+        if tv {
+            seat.camp_cards = camp_bits(&so, "camp_cards", CAMP_CARDS)?;
+            seat.zolkur = so.bool("zolkur")?;
+            if seat.zolkur && !seat.has_tv_hero(ZOLKUR) {
+                return so.fail("zolkur", "is set without Zolkur");
+            }
+            if seat.has_camp(VEGVISIR) {
+                return so.fail("camp_cards", "holds Vegvisir (it is an army entry)");
+            }
+        }
         seat.thrud = so.int("thrud", -1, 6)? as i8;
         seat.ylud = so.int("ylud", -1, 6)? as i8;
         if seat.ylud == 5 {
@@ -466,12 +670,16 @@ pub fn deserialize(
             let sub = format!("army[{j}]");
             let col = so.list_at(&sub, &army[j], 0..=COL_CAP)?;
             for (i, e) in col.iter().enumerate() {
-                let e = so.int_at(&format!("{sub}[{i}]"), e, 0, 42)?;
-                let fits = valid_entry(e)
+                let e = so.int_at(&format!("{sub}[{i}]"), e, 0, if tv { 57 } else { 42 })?;
+                let fits = (valid_entry(e) || (tv && (43..58).contains(&e)))
                     && match e as u8 {
                         e if (e as usize) < DWARF_KINDS => d.kind_class[e as usize] as usize == j,
                         e @ 30..=39 => d.hero_class[(e - HERO_ENTRY) as usize] as usize == j,
                         SPECIAL_BLACKSMITH => j == BLACKSMITH,
+                        VEGVISIR_ENTRY => j == EXPLORER,
+                        e @ 46..=57 => {
+                            d.tv.merc_class[(e - MERCENARY_ENTRY) as usize].contains(&(j as u8))
+                        }
                         _ => true,
                     };
                 if !fits {
@@ -524,8 +732,34 @@ pub fn deserialize(
         if armorer > 1 {
             return so.fail("army", "holds the special Blacksmith twice");
         }
+        if tv {
+            let mut double_at = [None; 2];
+            for j in 0..CLASSES {
+                for (k, at) in double_at.iter_mut().enumerate() {
+                    let c = seat
+                        .col(j)
+                        .iter()
+                        .filter(|&&e| e == OLWYN_ENTRY + k as u8)
+                        .count();
+                    if c > 1 || (c == 1 && at.is_some()) {
+                        return so.fail("army", "holds one of Olwyn's doubles twice");
+                    }
+                    if c == 1 {
+                        *at = Some(j);
+                    }
+                }
+            }
+            if double_at[0].is_some() && double_at[0] == double_at[1] {
+                return so.fail("army", "holds Olwyn's doubles in one column");
+            }
+            if double_at.iter().any(|a| a.is_some()) && !seat.has_tv_hero(OLWYN) {
+                return so.fail("army", "holds Olwyn's doubles without Olwyn");
+            }
+        }
         let owned = seat.owned();
-        if s.phase != Phase::Over && owned.iter().map(|&c| c as u32).sum::<u32>() != 5 {
+        // Thingvellir: Jarnglofi discards its owner's trading coin (T8).
+        let coins = 5 - (tv && seat.has_camp(JARNGLOFI)) as u32;
+        if s.phase != Phase::Over && owned.iter().map(|&c| c as u32).sum::<u32>() != coins {
             return so.fail("hand", "and bids must hold exactly five coins");
         }
         if (0..6).any(|c| owned[c] > 1) {
@@ -563,6 +797,9 @@ pub fn deserialize(
                 d.hero_keys[h]
             ));
         }
+    }
+    if tv {
+        tv_checks(&s)?;
     }
     if s.drawn.iter().map(|&c| c as u32).sum::<u32>() > 3 {
         return err("drawn holds more than three cards");

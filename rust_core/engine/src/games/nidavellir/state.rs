@@ -487,6 +487,14 @@ impl NidavellirState {
             && (self.order_pos == 0 || self.seats[s].has_camp(FAFNIR))
     }
 
+    /// T8: Jarnglofi discarded seat s's trading coin from the current tavern, so its trade is dropped.
+    fn trade_dropped(&self, s: usize) -> bool {
+        self.tv() && self.tavern >= 0 && {
+            let b = self.seats[s].bids[self.tavern.clamp(0, 2) as usize];
+            !((b as usize) < COINS && is_trading(b))
+        }
+    }
+
     /// The +2 of Jarika on s's trades and transformations.
     fn jarika(&self, s: usize) -> u32 {
         if self.seats[s].has_tv_hero(JARIKA) {
@@ -780,7 +788,8 @@ impl NidavellirState {
             }
             Word::Enlist => (seat.unplaced() != 0).then_some((Phase::Enlist, s)),
             Word::Transform => self.has_transformable(su).then_some((Phase::Transform, s)),
-            Word::Trade => (self.seats[su].hand_count() > 2).then_some((Phase::UlineTrade, s)),
+            Word::Trade => (self.seats[su].hand_count() > 2 && !self.trade_dropped(su))
+                .then_some((Phase::UlineTrade, s)),
             Word::Thrud => (self.seats[su].thrud == 5).then_some((Phase::Thrud, s)),
             Word::Discard => self
                 .discard_columns(su, it.arg)
@@ -824,6 +833,7 @@ impl NidavellirState {
                 self.pop();
                 let s = it.seat.max(0) as usize;
                 match it.word {
+                    Word::Trade if self.trade_dropped(s) => {}
                     Word::Trade => {
                         let hand = self.seats[s].hand;
                         let mut two =
@@ -959,6 +969,7 @@ impl NidavellirState {
             }
         }
         self.tavern = -1;
+        self.camp_visited = false;
         self.order = [0; 5];
         self.order_len = 0;
         self.order_pos = 0;
