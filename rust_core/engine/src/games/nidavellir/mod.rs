@@ -112,16 +112,14 @@ impl Rules {
     pub fn cards(&self) -> u8 {
         data().cards[self.n()]
     }
-    /// §6: `n + 115 + 6T(c + 4n + 3)`; Thingvellir adds `87 + 8T + n` (thingvellir.md §6): 24 camp fills, at
-    /// most one 2-player tavern discard per tavern (6T) and one enlistment order per turn (2T), 12 placements
-    /// with a Thrud move each (24), the artefacts' decisions (Vidofnir 2, Brisingamens 2 picks, their 2 Thrud
-    /// moves or transforms and its 2 end decisions, Hofud n − 1, Vegvisir's Thrud move: 9 + n) and the six
-    /// heroes with at most 4 decisions after each (30).
+    /// §6: `n + 115 + 6T(c + 4n + 3)`; Thingvellir adds `116 + 10T + 2n` (thingvellir.md §6, a bound): 24
+    /// camp fills, 12 placements, a 2-player tavern discard per tavern (6T), two enlistment orders a turn at
+    /// most (4T), and 80 + 2n for the artefacts' and the six heroes' decisions and the recruits they bring.
     pub fn max_game_length(&self) -> u64 {
         let (n, t, c) = (self.n() as u64, self.turns() as u64, self.cards() as u64);
         let base = n + 115 + 6 * t * (c + 4 * n + 3);
         if self.thingvellir {
-            base + 87 + 8 * t + n
+            base + 116 + 10 * t + 2 * n
         } else {
             base
         }

@@ -56,8 +56,8 @@ pub fn entry_name(e: u32) -> String {
         41 => "thrud".into(),
         42 => "ylud".into(),
         43 => "vegvisir".into(),
-        44 => "olwyn1".into(),
-        45 => "olwyn2".into(),
+        44 => "double1".into(),
+        45 => "double2".into(),
         46..=57 => d.tv.camp_keys[d.tv.merc_card[(e - 46) as usize] as usize].clone(),
         e => e.to_string(),
     }

@@ -733,7 +733,14 @@ impl NidavellirState {
         if let Some(s) =
             (0..n).find(|&s| self.seats[s].bids[t] == NONE && !self.out_of_tavern(s, t))
         {
-            return (self.order_len == 0).then_some((Phase::UlineBid, s as i8));
+            if self.order_len == 0 {
+                return Some((Phase::UlineBid, s as i8));
+            }
+            // Thingvellir: Jarnglofi may take Uline's owner's coin off the current tavern after the order
+            // is made; the tavern goes on (the oracle agrees). Without it, an empty slot here is unreachable.
+            if !self.tv() {
+                return None;
+            }
         }
         if self.order_pos < self.order_len {
             return Some((Phase::Take, self.order[self.order_pos as usize] as i8));
@@ -1325,7 +1332,8 @@ impl NidavellirState {
                 let t = self.tavern.clamp(0, 2) as usize;
                 self.seats[cur].hand[a as usize] -= 1;
                 self.seats[cur].bids[t] = a as u8;
-                if (0..self.n()).all(|s| self.seats[s].bids[t] != NONE) {
+                if (0..self.n()).all(|s| self.seats[s].bids[t] != NONE || self.out_of_tavern(s, t))
+                {
                     self.compute_order();
                 }
             }
