@@ -38,6 +38,14 @@ CASES += [("flip_city", {"supply": "cs+park+market+wind+camp"})]
 CASES += [
     ("flip_city_wilderness", {"supply": "cs+market+wind+camp", "players": 1, "logging_text": "printed"})
 ]
+# Thingvellir (docs/rules/thingvellir.md), whose keys ``game.params`` lists only when it is on.
+CASES += [
+    ("nidavellir", {"thingvellir": True}),
+    (
+        "nidavellir",
+        {"thingvellir": True, "players": 5, "enlist_each_turn": True, "enlist_chooser": "lowest_gem"},
+    ),
+]
 
 
 def _make(engine, game_id: str, **params):

@@ -58,12 +58,14 @@ CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
         ("caboodle(players=4,rules=2023)", (1,)),
     ],
     # Whole games: two seats (two seeds), three with the first-game heroes, four, and five with the BGA
-    # reading of the Warrior bonus.
+    # reading of the Warrior bonus; Thingvellir with two and four seats.
     "nidavellir": [
         ("nidavellir", (1, 2)),
         ("nidavellir(first_game=true,players=3)", (1,)),
         ("nidavellir(players=4)", (1,)),
         ("nidavellir(players=5,warrior_bonus_at_zero=true)", (1,)),
+        ("nidavellir(thingvellir=true)", (1,)),
+        ("nidavellir(players=4,thingvellir=true)", (1,)),
     ],
     # Random games are short (a few turns): the default game, both layouts, every difficulty and seat count.
     "forbidden_island": [

@@ -55,6 +55,8 @@ VARIANTS: dict[str, dict[str, object]] = {
     "three_players": {"players": 3},
     "four_players": {"players": 4},
     "five_players": {"players": 5},
+    "thingvellir": {"thingvellir": True},
+    "thingvellir_four_players": {"thingvellir": True, "players": 4},
 }
 
 

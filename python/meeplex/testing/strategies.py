@@ -236,12 +236,35 @@ def _forbidden_island_words(draw: st.DrawFn, game_id: str, drawn: _Params) -> _P
     return extra
 
 
+# Nidavellir's Thingvellir (docs/rules/thingvellir.md §1): ``game.params`` lists its keys only when
+# it is on, so that probing cannot find them.
+_THINGVELLIR_WORDS: dict[str, tuple[ParamValue, ...]] = {
+    "enlist_each_turn": (False, True),
+    "enlist_chooser": ("most", "lowest_gem"),
+    "two_player_camp_discard": (True, False),
+}
+
+
+@st.composite
+def _nidavellir_thingvellir(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
+    """Thingvellir half of the time, each of its interpretation keys then left out (its default) half of the
+    time, else its other value."""
+    if not draw(st.booleans(), label="thingvellir"):
+        return {}
+    extra: _Params = {"thingvellir": True}
+    for key, (_, *others) in _THINGVELLIR_WORDS.items():
+        if draw(st.booleans()):
+            extra[key] = draw(st.sampled_from(others))
+    return extra
+
+
 # game id -> a strategy of the parameters ``param_space`` cannot find, given the ones drawn from it.
 EXTRA_PARAMS: dict[str, Callable[[str, _Params], st.SearchStrategy[_Params]]] = {
     "carcassonne": _carcassonne_tiles,
     "flip_city": _flip_city_family,
     "flip_city_wilderness": _flip_city_family,
     "forbidden_island": _forbidden_island_words,
+    "nidavellir": _nidavellir_thingvellir,
 }
 
 

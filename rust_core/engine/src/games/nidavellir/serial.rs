@@ -339,9 +339,10 @@ fn tv_checks(s: &NidavellirState) -> Result<()> {
 fn order_as_revealed(s: &NidavellirState) -> bool {
     let n = s.rules.n();
     let t = s.tavern.clamp(0, 2) as usize;
-    // Thingvellir: a seat left out of the tavern by Jarnglofi (T8) has no order place and reveal −1.
+    // Thingvellir: a seat left out of the tavern by Jarnglofi (T8) has no order place and reveal −1; a seat
+    // whose coin Jarnglofi took after the reveal keeps its place.
     let mut order: Vec<u8> = (0..n as u8)
-        .filter(|&q| !s.out_of_tavern(q as usize, t))
+        .filter(|&q| s.reveal[q as usize] >= 0)
         .collect();
     order.sort_by_key(|&q| {
         (
@@ -349,7 +350,7 @@ fn order_as_revealed(s: &NidavellirState) -> bool {
             std::cmp::Reverse(s.seats[q as usize].gem),
         )
     });
-    (0..n).all(|q| (s.reveal[q] >= 0) != s.out_of_tavern(q, t))
+    (0..n).all(|q| s.reveal[q] >= 0 || s.out_of_tavern(q, t))
         && s.order[..s.order_len as usize] == order[..]
 }
 
