@@ -43,6 +43,12 @@ const EXTRA: &[(&str, &str, &str)] = &[
     ),
     ("lineit_5p", "lineit", "players=5"),
     ("nidavellir_5p", "nidavellir", "players=5"),
+    ("nidavellir_thingvellir", "nidavellir", "thingvellir=true"),
+    (
+        "nidavellir_thingvellir_5p",
+        "nidavellir",
+        "thingvellir=true,players=5",
+    ),
     (
         "flip_city_mixed",
         "flip_city",
