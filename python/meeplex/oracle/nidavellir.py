@@ -2387,6 +2387,10 @@ def _ages_end_queued(state: NidavellirState) -> bool:
     if state.tavern == -1 and words and "age2" not in words and "end" not in words:
         if not state.game.enlist_each_turn:  # T1: else a turn's end also enlists
             return False
+    if state.game.thingvellir and "age2" in words and "camp_clear" not in words:
+        return False  # TV §7: Age I's end clears the camp before Age II
+    if state.enlist and not any(word in ("enlist_order", "enlist") for word in words):
+        return False  # TV §7: the enlistment order exists only while the enlistment runs
     return "thrud_home" not in words or "end" in words[words.index("thrud_home") :]
 
 
