@@ -1,6 +1,7 @@
 //! Nidavellir (docs/rules/nidavellir.md): positions played through the notation from the start, or built by
 //! editing a state's public fields and settling its queue, each checking one rule of the contract.
 
+mod mutate;
 use meeplex_engine::games::nidavellir::data::*;
 use meeplex_engine::games::nidavellir::{Item, NidavellirGame, NidavellirState, Phase, Word};
 use meeplex_engine::{Game, GameError, ParamValue, Params, Rng, State, CHANCE};
@@ -713,22 +714,8 @@ fn no_panic_on_mutated_states() {
         let states = random_game(&g, 40 + n as u64);
         for (s, h) in states.iter().step_by(23) {
             let text = s.serialize(h);
-            let bytes = text.as_bytes();
-            // Positions of digits after '[', ',' or ':' (the start of an int).
-            let starts: Vec<usize> = (1..bytes.len())
-                .filter(|&i| {
-                    matches!(bytes[i - 1], b'[' | b',' | b':')
-                        && (bytes[i].is_ascii_digit() || bytes[i] == b'-')
-                })
-                .collect();
             for _ in 0..60 {
-                let i = starts[rng.below(starts.len() as u64) as usize];
-                let mut j = i + 1;
-                while j < bytes.len() && bytes[j].is_ascii_digit() {
-                    j += 1;
-                }
-                let v = rng.below(45) as i64 - 2;
-                let mutated = format!("{}{}{}", &text[..i], v, &text[j..]);
+                let mutated = mutate::one_int(&text, &mut rng, 45);
                 if let Ok((mut m, _)) = g.deserialize_state(&mutated) {
                     let mut acts = Vec::new();
                     let mut obs = vec![0f32; g.observation_shape()[0]];
