@@ -341,17 +341,9 @@ fn order_as_revealed(s: &NidavellirState) -> bool {
     let t = s.tavern.clamp(0, 2) as usize;
     // Thingvellir: a seat left out of the tavern by Jarnglofi (T8) has no order place and reveal −1; a seat
     // whose coin Jarnglofi took after the reveal keeps its place.
-    let mut order: Vec<u8> = (0..n as u8)
-        .filter(|&q| s.reveal[q as usize] >= 0)
-        .collect();
-    order.sort_by_key(|&q| {
-        (
-            std::cmp::Reverse(s.reveal[q as usize]),
-            std::cmp::Reverse(s.seats[q as usize].gem),
-        )
-    });
+    let (order, len) = s.revealed_order();
     (0..n).all(|q| s.reveal[q] >= 0 || s.out_of_tavern(q, t))
-        && s.order[..s.order_len as usize] == order[..]
+        && s.order[..s.order_len as usize] == order[..len]
 }
 
 /// Item 20: each tavern holds what the turn leaves in it: c cards until it is resolved, c less the cards taken

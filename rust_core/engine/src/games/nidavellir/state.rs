@@ -926,18 +926,30 @@ impl NidavellirState {
                 0
             };
         }
-        let mut order: Vec<u8> = (0..n as u8)
-            .filter(|&s| !self.out_of_tavern(s as usize, t))
-            .collect();
-        order.sort_by_key(|&s| {
+        let (order, len) = self.revealed_order();
+        self.order = order;
+        self.order_len = len as u8;
+        self.order_pos = 0;
+    }
+
+    /// §5.3 step 2: the seats with a revealed value (a seat out of the tavern has −1), highest first, equal
+    /// values by gem, highest first; a fixed array, since this runs at every tavern of every playout.
+    pub fn revealed_order(&self) -> ([u8; 5], usize) {
+        let mut order = [0u8; 5];
+        let mut len = 0;
+        for s in 0..self.n() {
+            if self.reveal[s] >= 0 {
+                order[len] = s as u8;
+                len += 1;
+            }
+        }
+        order[..len].sort_by_key(|&s| {
             (
                 std::cmp::Reverse(self.reveal[s as usize]),
                 std::cmp::Reverse(self.seats[s as usize].gem),
             )
         });
-        self.order[..order.len()].copy_from_slice(&order);
-        self.order_len = order.len() as u8;
-        self.order_pos = 0;
+        (order, len)
     }
 
     fn end_tavern(&mut self) {
