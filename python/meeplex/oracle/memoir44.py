@@ -20,7 +20,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from importlib import resources as importlib_resources
 from typing import Any, NamedTuple
@@ -338,6 +338,8 @@ _GAME_INFO_KEYS |= {"victory_player1", "victory_player2"}
 # Descriptive fields, kept as given and not interpreted.
 _GAME_INFO_OPTIONAL = {"front", "operationID", "date_begin", "date_end", "type", "country_player1"}
 _GAME_INFO_OPTIONAL |= {"country_player2", "victory_conditions", "expert_mode"}
+# A field of this project (docs/rules/memoir44.md §6.1), not BGA's: extra cards drawn after a side's own turns.
+_GAME_INFO_OPTIONAL |= {"extra_draws_player1", "extra_draws_player2"}
 _BOARD_KEYS = {"type", "face", "hexagons"}
 _BOARD_OPTIONAL = {"labels"}
 _HEX_KEYS = {"row", "col"}
@@ -400,6 +402,8 @@ class Scenario:
     hexes: Mapping[Hex, HexSetup]
     labels: tuple[Label, ...]
     game_info: Mapping[str, Any]  # the file's game_info, as given
+    # Entry t: the cards a side draws in addition at the end of its own turn t + 1 (§6.1 of the rules).
+    extra_draws: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     def setup(self, h: Hex) -> HexSetup:
         """What stands on ``h`` at the start (an empty ``HexSetup`` for open countryside)."""
@@ -514,6 +518,13 @@ def load_scenario(text: str) -> Scenario:
         raise _refuse("only the standard victory condition (medals) is known")
     if info.get("expert_mode", 0) != 0:
         raise _refuse("expert_mode is not known")
+    extra_draws: dict[str, tuple[int, ...]] = {}
+    for player, side in (("player1", top_side), ("player2", bottom_side)):
+        key = f"extra_draws_{player}"
+        items = info.get(key, [])
+        if not isinstance(items, list) or len(items) > 20:
+            raise _refuse(f"game_info.{key} must be a list of at most 20 ints")
+        extra_draws[side] = tuple(_int(n, f"game_info.{key}[{t}]", 0, 10) for t, n in enumerate(items))
 
     board = _check_keys(top["board"], _BOARD_KEYS, _BOARD_OPTIONAL, "board")
     if board["type"] != "STANDARD":
@@ -560,6 +571,7 @@ def load_scenario(text: str) -> Scenario:
         hexes=dict(sorted(hexes.items())),
         labels=tuple(labels),
         game_info=info,
+        extra_draws=extra_draws,
     )
 
 

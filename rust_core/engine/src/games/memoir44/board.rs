@@ -213,6 +213,10 @@ pub struct GameInfo {
     pub victory: [u8; 2],
     /// The player (0 or 1) who plays first (`starting`: `PLAYER1` / `PLAYER2`).
     pub starting: usize,
+    /// `extra_draws_player1` / `_player2` (a field of this project, docs/rules/memoir44.md §6.1): entry t is
+    /// the number of cards the player draws in addition at the end of its own turn t + 1 (Pegasus Bridge's
+    /// Axis hand growing from 2 to 4).
+    pub extra_draws: [Vec<u8>; 2],
 }
 
 /// A scenario: the game info and every hex of the board.
@@ -415,6 +419,8 @@ fn game_info(v: &Value) -> Result<GameInfo> {
         "country_player2",
         "victory_conditions",
         "expert_mode",
+        "extra_draws_player1",
+        "extra_draws_player2",
     ];
     let map = object(v, path, &required, &descriptive)?;
     let sides = [
@@ -438,11 +444,28 @@ fn game_info(v: &Value) -> Result<GameInfo> {
         int(map, path, "victory_player1", 1, 20)? as u8,
         int(map, path, "victory_player2", 1, 20)? as u8,
     ];
+    let mut extra_draws: [Vec<u8>; 2] = Default::default();
+    for (p, key) in ["extra_draws_player1", "extra_draws_player2"].iter().enumerate() {
+        if !map.contains_key(*key) {
+            continue;
+        }
+        let items = list(map, path, key)?;
+        if items.len() > 20 {
+            return fail(&sub(path, key), "may list at most 20 turns");
+        }
+        for (t, item) in items.iter().enumerate() {
+            match json::int_in(item, 0, 10) {
+                Some(n) => extra_draws[p].push(n as u8),
+                None => return fail(&format!("{}[{t}]", sub(path, key)), "must be an int in 0..=10"),
+            }
+        }
+    }
     Ok(GameInfo {
         sides,
         cards,
         victory,
         starting,
+        extra_draws,
     })
 }
 
