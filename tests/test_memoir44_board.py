@@ -623,6 +623,22 @@ def _edited(edit: object) -> str:
     return json.dumps(data)
 
 
+def test_pegasus_bridge_axis_draws_two_after_its_first_two_turns() -> None:
+    # The briefing: "Axis Player: Take 2 command cards ... Draw two cards after turns 1 and 2" (§6.1).
+    assert pegasus_bridge().extra_draws == {AXIS: (1, 1), ALLIES: ()}
+
+
+def test_home_made_scenario_reads_with_hills_hedgerows_and_armor() -> None:
+    path = Path(__file__).parents[1] / "python/meeplex/data/memoir44_home_hills.json"
+    s = load_scenario(path.read_text())
+    terrain = Counter(setup.terrain.kind for setup in s.hexes.values() if setup.terrain is not None)
+    assert (terrain["hill"], terrain["hedgerow"]) == (7, 5)
+    for side in (AXIS, ALLIES):
+        kinds = {s.setup(h).unit.kind for h in s.units(side)}  # type: ignore[union-attr]
+        assert {"armor", "artillery"} <= kinds
+    assert (len(s.units(AXIS)), len(s.units(ALLIES))) == (8, 9)
+
+
 def test_an_unedited_copy_reads_the_same() -> None:
     assert load_scenario(_edited(lambda d: None)) == pegasus_bridge()
 
@@ -654,6 +670,8 @@ def test_an_unedited_copy_reads_the_same() -> None:
         ("hex twice", lambda d: d["board"]["hexagons"].append({"row": 0, "col": 0})),
         ("bridge over nothing", lambda d: d["board"]["hexagons"][9].pop("terrain")),
         ("label off the board", lambda d: d["board"]["labels"][0].update(col=25)),
+        ("extra draws of 11", lambda d: d["game_info"].update(extra_draws_player2=[1, 11])),
+        ("extra draws not a list", lambda d: d["game_info"].update(extra_draws_player2=1)),
     ],
 )
 def test_load_scenario_refuses(what: str, edit: object) -> None:

@@ -338,7 +338,7 @@ _GAME_INFO_KEYS |= {"victory_player1", "victory_player2"}
 # Descriptive fields, kept as given and not interpreted.
 _GAME_INFO_OPTIONAL = {"front", "operationID", "date_begin", "date_end", "type", "country_player1"}
 _GAME_INFO_OPTIONAL |= {"country_player2", "victory_conditions", "expert_mode"}
-# A field of this project (docs/rules/memoir44.md §6.1), not BGA's: extra cards drawn after a side's own turns.
+# A field of this project (docs/rules/memoir44.md §6.1), not BGA's: extra cards after a side's own turns.
 _GAME_INFO_OPTIONAL |= {"extra_draws_player1", "extra_draws_player2"}
 _BOARD_KEYS = {"type", "face", "hexagons"}
 _BOARD_OPTIONAL = {"labels"}

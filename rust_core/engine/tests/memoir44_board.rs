@@ -873,3 +873,47 @@ fn the_shared_random_los_shots() {
         );
     }
 }
+
+// ---------------------------------------------------------------- extra draws and the home-made scenario
+
+#[test]
+fn pegasus_bridge_axis_draws_two_after_its_first_two_turns() {
+    // The briefing: "Axis Player: Take 2 command cards ... Draw two cards after turns 1 and 2" (§6.1).
+    assert_eq!(pegasus().info.extra_draws, [vec![1, 1], vec![]]);
+}
+
+#[test]
+fn home_made_scenario_reads_with_hills_hedgerows_and_armor() {
+    let text = include_str!("../../../python/meeplex/data/memoir44_home_hills.json");
+    let s = Scenario::parse(text).expect("the home-made scenario reads");
+    let count = |kind: TerrainKind| {
+        s.hexes()
+            .filter(|(_, d)| d.terrain.map(|t| t.kind) == Some(kind))
+            .count()
+    };
+    assert_eq!(
+        (count(TerrainKind::Hill), count(TerrainKind::Hedgerow)),
+        (7, 5)
+    );
+    let kinds = |side| {
+        s.units(side)
+            .iter()
+            .map(|(_, u)| u.kind)
+            .collect::<Vec<_>>()
+    };
+    for side in [Side::Axis, Side::Allies] {
+        assert!(kinds(side).contains(&UnitKind::Armor));
+        assert!(kinds(side).contains(&UnitKind::Artillery));
+    }
+    assert_eq!(
+        (s.units(Side::Axis).len(), s.units(Side::Allies).len()),
+        (8, 9)
+    );
+}
+
+#[test]
+fn extra_draws_out_of_range_are_refused() {
+    let mut v = base();
+    v["game_info"]["extra_draws_player2"] = serde_json::json!([1, 11]);
+    assert!(Scenario::parse(&v.to_string()).is_err());
+}

@@ -445,7 +445,10 @@ fn game_info(v: &Value) -> Result<GameInfo> {
         int(map, path, "victory_player2", 1, 20)? as u8,
     ];
     let mut extra_draws: [Vec<u8>; 2] = Default::default();
-    for (p, key) in ["extra_draws_player1", "extra_draws_player2"].iter().enumerate() {
+    for (p, key) in ["extra_draws_player1", "extra_draws_player2"]
+        .iter()
+        .enumerate()
+    {
         if !map.contains_key(*key) {
             continue;
         }
@@ -456,7 +459,12 @@ fn game_info(v: &Value) -> Result<GameInfo> {
         for (t, item) in items.iter().enumerate() {
             match json::int_in(item, 0, 10) {
                 Some(n) => extra_draws[p].push(n as u8),
-                None => return fail(&format!("{}[{t}]", sub(path, key)), "must be an int in 0..=10"),
+                None => {
+                    return fail(
+                        &format!("{}[{t}]", sub(path, key)),
+                        "must be an int in 0..=10",
+                    )
+                }
             }
         }
     }
