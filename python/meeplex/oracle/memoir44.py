@@ -2538,7 +2538,7 @@ def _check_context(s: Memoir44State) -> None:
         raise bad("phase section is Infantry Assault's")
     if phase in ("ambush", "dice", "ignore", "retreat", "advance"):
         b = s.battle
-        if b is None or b.target not in s.units:
+        if b is None or (b.target not in s.units and phase != "advance"):
             raise bad(f"phase {phase} needs a battle with its target on the board")
         if b.attacker is not None and b.attacker not in s.units and phase != "advance":
             raise bad("the battle's attacker is not on the board")
