@@ -349,7 +349,8 @@ _GAME_INFO_KEYS |= {"victory_player1", "victory_player2"}
 # Descriptive fields, kept as given and not interpreted.
 _GAME_INFO_OPTIONAL = {"front", "operationID", "date_begin", "date_end", "type", "country_player1"}
 _GAME_INFO_OPTIONAL |= {"country_player2", "victory_conditions", "expert_mode"}
-# A field of this project (docs/rules/memoir44.md §6.1), not BGA's: extra cards drawn after a side's own turns.
+# A field of this project (docs/rules/memoir44.md §6.1), not BGA's: extra cards drawn after a side's own
+# turns.
 _GAME_INFO_OPTIONAL |= {"extra_draws_player1", "extra_draws_player2"}
 _BOARD_KEYS = {"type", "face", "hexagons"}
 _BOARD_OPTIONAL = {"labels"}
@@ -630,7 +631,11 @@ _K = {key: k for k, key in enumerate(CARD_KEYS)}
 RECON_CARDS = frozenset(_K[f"recon_{s}"] for s in ("left", "center", "right"))
 GENERAL_ADVANCE, PINCER_MOVE, RECON_IN_FORCE = _K["general_advance"], _K["pincer_move"], _K["recon_in_force"]
 AIR_POWER, AMBUSH_CARD, ARMOR_ASSAULT = _K["air_power"], _K["ambush"], _K["armor_assault"]
-ARTILLERY_BOMBARD, BARRAGE, BEHIND_ENEMY_LINES = _K["artillery_bombard"], _K["barrage"], _K["behind_enemy_lines"]
+ARTILLERY_BOMBARD, BARRAGE, BEHIND_ENEMY_LINES = (
+    _K["artillery_bombard"],
+    _K["barrage"],
+    _K["behind_enemy_lines"],
+)
 CLOSE_ASSAULT, COUNTER_ATTACK, DIG_IN = _K["close_assault"], _K["counter_attack"], _K["dig_in"]
 DIRECT_FROM_HQ, FIREFIGHT, INFANTRY_ASSAULT = _K["direct_from_hq"], _K["firefight"], _K["infantry_assault"]
 MEDICS, MOVE_OUT, FINEST_HOUR = _K["medics_and_mechanics"], _K["move_out"], _K["their_finest_hour"]
@@ -821,12 +826,15 @@ class Memoir44Game:
             if setup.obstacle is not None:
                 if setup.obstacle.kind in ("bunker", "hedgehog"):
                     raise InvalidStateError(
-                        f"{GAME_NAME}: scenario hex {hex_text(h)}: obstacle {setup.obstacle.name} is not modelled"
+                        f"{GAME_NAME}: scenario hex {hex_text(h)}: obstacle {setup.obstacle.name}"
+                        " is not modelled"
                     )
                 (wire if setup.obstacle.kind == "wire" else sandbags).add(h)
             for tag in setup.tags:
                 if tag not in ("medal1", "medal2"):
-                    raise InvalidStateError(f"{GAME_NAME}: scenario hex {hex_text(h)}: tag {tag} is not known")
+                    raise InvalidStateError(
+                        f"{GAME_NAME}: scenario hex {hex_text(h)}: tag {tag} is not known"
+                    )
                 # medal1: the Allies' temporary medal, medal2: the Axis' (§6.1).
                 side = ALLIES if tag == "medal1" else AXIS
                 self.medal_seat.setdefault(h, []).append(self.sides.index(side))
@@ -996,7 +1004,8 @@ class Memoir44State:
     draws: int = 0
     drawer: int | None = None
     winner: int | None = None
-    # The actions since the initial state, each with the seat that alone saw it (None: public); not serialized.
+    # The actions since the initial state, each with the seat that alone saw it (None: public); not
+    # serialized.
     actions: list[tuple[int, int | None]] = field(default_factory=list)
 
     # ----- who acts -----
@@ -1108,9 +1117,15 @@ class Memoir44State:
             return all(u.kind == "artillery" for u in units)
         if card == INFANTRY_ASSAULT:
             s = self.section if self.section is not None else 0
-            return all(u.kind == "infantry" and self._own_sections(seat, h)[s] for h, u in zip(hexes, units))
+            return all(
+                u.kind == "infantry" and self._own_sections(seat, h)[s]
+                for h, u in zip(hexes, units, strict=True)
+            )
         if card == CLOSE_ASSAULT:
-            return all(u.kind in ("infantry", "armor") and self._adjacent_enemy(h, seat) for h, u in zip(hexes, units))
+            return all(
+                u.kind in ("infantry", "armor") and self._adjacent_enemy(h, seat)
+                for h, u in zip(hexes, units, strict=True)
+            )
         if card == FIREFIGHT:
             return len(hexes) <= 4 and not any(self._adjacent_enemy(h, seat) for h in hexes)
         if card == FINEST_HOUR:
@@ -1252,7 +1267,7 @@ class Memoir44State:
         for t in enemies:
             if self._dice(a, t, overrun) < 1:
                 continue
-            if u.kind != "artillery" and not los_clear(a, t, lambda h: self._blocks(a, t, h)):
+            if u.kind != "artillery" and not los_clear(a, t, functools.partial(self._blocks, a, t)):
                 continue
             found.append(t)
         if any(distance(a, t) == 1 for t in enemies):
@@ -1340,7 +1355,10 @@ class Memoir44State:
             found = [
                 UNIT + HEX_INDEX[h]
                 for h in sorted(self.units)
-                if self.units[h].seat == seat and self.units[h].ordered and self.units[h].moved == 0 and self._reach(h)
+                if self.units[h].seat == seat
+                and self.units[h].ordered
+                and self.units[h].moved == 0
+                and self._reach(h)
             ]
             return found + [DONE]
         if phase in ("move_to", "move_again"):
@@ -1397,7 +1415,9 @@ class Memoir44State:
         enemies = self._enemies(self.active)
         if not self.targets:
             return enemies
-        return [h for h in enemies if h not in self.targets and any(distance(h, p) == 1 for p in self.targets)]
+        return [
+            h for h in enemies if h not in self.targets and any(distance(h, p) == 1 for p in self.targets)
+        ]
 
     def legal_actions_mask(self) -> npt.NDArray[np.int8]:
         size = MAX_CHANCE_OUTCOMES if self.is_chance_node() else NUM_DISTINCT_ACTIONS
@@ -1426,7 +1446,8 @@ class Memoir44State:
     # ----- applying -----
 
     def apply_action(self, action: object) -> None:
-        """Apply a legal action or chance outcome; anything else raises IllegalActionError, changing nothing."""
+        """Apply a legal action or chance outcome; anything else raises IllegalActionError, changing
+        nothing."""
         value = _as_int(action)
         if value is None or value not in self.legal_actions():
             raise IllegalActionError(
@@ -1551,7 +1572,9 @@ class Memoir44State:
             return
         assert self.unit is not None
         u = self.units[self.unit]
-        matching = rolled[INF_FACE] if u.kind == "infantry" else rolled[ARMOR_FACE] if u.kind == "armor" else 0
+        matching = (
+            rolled[INF_FACE] if u.kind == "infantry" else rolled[ARMOR_FACE] if u.kind == "armor" else 0
+        )
         gained = min(matching + rolled[STAR], u.start - u.figures)
         self.unit = None
         if gained < 1:
@@ -1642,7 +1665,14 @@ class Memoir44State:
         self.ambush = defender
         dice = self._ambush_back(attack.attacker, attack.target)
         self.battle = Battle(
-            "ambush", attack.target, attack.attacker, dice, [0] * 5, close=True, pending=attack, origin=attack.attacker
+            "ambush",
+            attack.target,
+            attack.attacker,
+            dice,
+            [0] * 5,
+            close=True,
+            pending=attack,
+            origin=attack.attacker,
         )
         self.phase = "dice"
 
@@ -2007,7 +2037,9 @@ class Memoir44State:
 
     def string_to_action(self, text: object) -> int:
         if not isinstance(text, str):
-            raise InvalidNotationError(f"{GAME_NAME}: an action text must be a str, not {type(text).__name__}")
+            raise InvalidNotationError(
+                f"{GAME_NAME}: an action text must be a str, not {type(text).__name__}"
+            )
         folded = fold_white_space(text)
         if self.is_chance_node():
             words = folded.split(" ")
@@ -2069,7 +2101,9 @@ class Memoir44State:
         out += _one_hot(HEX_INDEX[self.unit] if self.unit is not None else None, NUM_HEXES)
         b = self.battle
         out += _one_hot(HEX_INDEX[b.target] if b is not None else None, NUM_HEXES)
-        out += _one_hot(HEX_INDEX[b.attacker] if b is not None and b.attacker is not None else None, NUM_HEXES)
+        out += _one_hot(
+            HEX_INDEX[b.attacker] if b is not None and b.attacker is not None else None, NUM_HEXES
+        )
         out += _one_hot(BATTLE_KINDS.index(b.kind) if b is not None else None, 4)
         if b is not None:
             out += [float(b.dice)] + [float(n) for n in b.rolled] + [float(b.flags), float(b.close)]
@@ -2113,7 +2147,9 @@ class Memoir44State:
     def observation_string(self, player: object) -> str:
         p = self._check_seat(player)
         o = 1 - p
-        hand = " ".join(f"{CARD_KEYS[k]}x{n}" if n > 1 else CARD_KEYS[k] for k, n in enumerate(self.hands[p]) if n)
+        hand = " ".join(
+            f"{CARD_KEYS[k]}x{n}" if n > 1 else CARD_KEYS[k] for k, n in enumerate(self.hands[p]) if n
+        )
         lines = [
             self.map_text(),
             f"seat {p} ({self.game.sides[p]}); phase {self.phase}; active {self.active}; turns {self.turns}",
@@ -2215,7 +2251,14 @@ def action_text(value: int) -> str:
         return f"unit {hex_text(ALL_HEXES[value - UNIT])}"
     if value < IGNORE:
         return f"to {hex_text(ALL_HEXES[value - TO])}"
-    simple = {IGNORE: "ignore", TAKE: "take", ADVANCE: "advance", AMBUSH: "ambush", PASS: "pass", CLEAR: "clear"}
+    simple = {
+        IGNORE: "ignore",
+        TAKE: "take",
+        ADVANCE: "advance",
+        AMBUSH: "ambush",
+        PASS: "pass",
+        CLEAR: "clear",
+    }
     if value in simple:
         return simple[value]
     return f"keep {CARD_KEYS[value - KEEP]}"
@@ -2277,7 +2320,7 @@ def _exact_keys(obj: object, keys: list[str], what: str) -> dict[str, object]:
 def _hex_field(value: object, what: str) -> Hex:
     h = read_hex(value)
     if h is None:
-        raise _FIELDS.bad(f"{what} must be a hex \"r,c\" on the board, got {value!r}")
+        raise _FIELDS.bad(f'{what} must be a hex "r,c" on the board, got {value!r}')
     return h
 
 
