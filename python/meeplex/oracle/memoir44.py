@@ -1324,7 +1324,7 @@ class Memoir44State:
             return []
         if self.is_chance_node():
             return [action for action, _ in self.chance_weights()]
-        return self._decisions()
+        return sorted(self._decisions())
 
     def _decisions(self) -> list[int]:
         phase = self.phase
