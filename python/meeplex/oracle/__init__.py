@@ -46,6 +46,7 @@ GAMES: dict[str, type[_GameClass]] = {
     "flipology": __import__("meeplex.oracle.flipology", fromlist=["_"]).FlipologyGame,
     "forbidden_island": __import__("meeplex.oracle.forbidden_island", fromlist=["_"]).ForbiddenIslandGame,
     "lineit": __import__("meeplex.oracle.lineit", fromlist=["_"]).LineitGame,
+    "memoir44": __import__("meeplex.oracle.memoir44", fromlist=["_"]).Memoir44Game,
     "nidavellir": __import__("meeplex.oracle.nidavellir", fromlist=["_"]).NidavellirGame,
 }
 
