@@ -25,6 +25,12 @@ INF, ARMOR, GRENADE, STAR, FLAG = range(5)
 K = m.CARD_IDS
 
 
+@pytest.fixture(autouse=True)
+def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The oracle is not in the registry until it has met the Rust core in lockstep (oracle/__init__.py).
+    monkeypatch.setitem(oracle.GAMES, "memoir44", Memoir44Game)
+
+
 def hexagon(row: int, col: int, **fields: object) -> dict[str, object]:
     out: dict[str, object] = {"row": row, "col": col}
     for key, value in fields.items():
