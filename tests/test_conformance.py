@@ -38,6 +38,8 @@ CASES += [("flip_city", {"supply": "cs+park+market+wind+camp"})]
 CASES += [
     ("flip_city_wilderness", {"supply": "cs+market+wind+camp", "players": 1, "logging_text": "printed"})
 ]
+# Memoir '44's second scenario (docs/rules/memoir44.md §8), a word that probing cannot find.
+CASES += [("memoir44", {"scenario": "home_hills"})]
 # Thingvellir (docs/rules/thingvellir.md), whose keys ``game.params`` lists only when it is on.
 CASES += [
     ("nidavellir", {"thingvellir": True}),
@@ -80,8 +82,9 @@ def test_conformance_whole_games(engine, case):
     effort every third state is checked, and always the last)."""
     game_id, variant = case
     params = dict(variant)
-    if "max_turns" in _make(engine, game_id).params:
-        params["max_turns"] = min(params.get("max_turns", SHORT_TURNS), SHORT_TURNS)
+    for key in ("max_turns", "turn_limit"):  # the turn limits' names (flip_city, memoir44)
+        if key in _make(engine, game_id).params:
+            params[key] = min(params.get(key, SHORT_TURNS), SHORT_TURNS)
     game = _make(engine, game_id, **params)
     seeds = range(100, 100 + EFFORT)
     report = run_conformance(

@@ -25,12 +25,6 @@ INF, ARMOR, GRENADE, STAR, FLAG = range(5)
 K = m.CARD_IDS
 
 
-@pytest.fixture(autouse=True)
-def _registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The oracle is not in the registry until it has met the Rust core in lockstep (oracle/__init__.py).
-    monkeypatch.setitem(oracle.GAMES, "memoir44", Memoir44Game)
-
-
 def hexagon(row: int, col: int, **fields: object) -> dict[str, object]:
     out: dict[str, object] = {"row": row, "col": col}
     for key, value in fields.items():
@@ -621,19 +615,23 @@ def test_deck_refilled_from_discard():
 
 
 def test_initial_serialization_shape():
+    """§6.6: canonical JSON, keys sorted and no spaces, with the envelope every game's state carries."""
     text = oracle.make("memoir44").new_initial_state().serialize()
-    assert text.startswith(
-        '{"phase":"deal","active":0,"turns":[0,0],"units":[{"hex":"0,0","seat":1,"kind":"infantry",'
+    obj = json.loads(text)
+    keys = list(obj)
+    assert keys == sorted(keys)
+    assert set(keys) == set(
+        "game params version history phase active turns units wire sandbags hands deck discard played "
+        "card section fallback roll last medals ambush unit battle targets recon recon_draws draws drawer "
+        "winner".split()
     )
-    keys = list(json.loads(text))
-    assert (
-        keys
-        == (
-            "phase active turns units wire sandbags hands deck discard played card section fallback "
-            "roll last medals ambush unit battle targets recon recon_draws draws drawer winner"
-        ).split()
-    )
-    assert '"wire":["2,10","3,9","4,6","4,8"],"sandbags":["3,7"]' in text and " " not in text
+    assert obj["game"] == "memoir44" and obj["version"] == 1 and obj["history"] == []
+    assert obj["params"] == {"scenario": "pegasus_bridge", "turn_limit": 80}
+    assert obj["units"][0] == {
+        "battles": 0, "figures": 4, "hex": "0,0", "kind": "infantry", "moved": 0, "no_battle": False,
+        "ordered": False, "overrun": False, "seat": 1, "special": False, "start": 4,
+    }  # fmt: skip
+    assert '"wire":["2,10","3,9","4,6","4,8"]' in text and '"sandbags":["3,7"]' in text and " " not in text
 
 
 @pytest.mark.parametrize("scenario", ["pegasus_bridge", "custom"])

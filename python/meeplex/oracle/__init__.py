@@ -46,13 +46,9 @@ GAMES: dict[str, type[_GameClass]] = {
     "flipology": __import__("meeplex.oracle.flipology", fromlist=["_"]).FlipologyGame,
     "forbidden_island": __import__("meeplex.oracle.forbidden_island", fromlist=["_"]).ForbiddenIslandGame,
     "lineit": __import__("meeplex.oracle.lineit", fromlist=["_"]).LineitGame,
+    "memoir44": __import__("meeplex.oracle.memoir44", fromlist=["_"]).Memoir44Game,
     "nidavellir": __import__("meeplex.oracle.nidavellir", fromlist=["_"]).NidavellirGame,
 }
-
-
-# Memoir '44's oracle (meeplex.oracle.memoir44.Memoir44Game) is built but not registered yet: its
-# serialization does not carry the history the generic suites require, and it has not yet met the Rust
-# core in lockstep (issue 19, docs/rules/memoir44.md status). Its own tests register it for themselves.
 
 
 def games() -> list[str]:

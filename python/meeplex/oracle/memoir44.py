@@ -35,7 +35,7 @@ from meeplex._params import game_string
 from meeplex._protocols import RngLike
 from meeplex.errors import IllegalActionError, InvalidNotationError, InvalidStateError
 from meeplex.oracle._datafile import decode_data_file
-from meeplex.oracle._json import StrictFields, is_int, no_duplicate_keys
+from meeplex.oracle._json import StrictFields, is_int, no_duplicate_keys, same_params
 from meeplex.oracle._text import fold_white_space
 from meeplex.oracle.rng import random_step
 
@@ -693,6 +693,7 @@ PASS = 377
 KEEP = 378
 CLEAR = 408
 NUM_DISTINCT_ACTIONS = 409
+SERIAL_VERSION = 1
 MAX_CHANCE_OUTCOMES = 30
 NUM_HEXES = len(ALL_HEXES)  # 113
 HEX_INDEX: dict[Hex, int] = {h: i for i, h in enumerate(ALL_HEXES)}
@@ -938,8 +939,8 @@ class UnitState:
 
 @dataclass
 class Battle:
-    """A battle being resolved (§6.6 ``battle``). ``origin`` is not serialized: the target's hex when the
-    battle was declared, the hex taken by ``advance``."""
+    """A battle being resolved (§6.6 ``battle``). ``origin`` is the target's hex when the battle was
+    declared, the hex taken by ``advance``."""
 
     kind: str
     attacker: Hex | None
@@ -951,7 +952,7 @@ class Battle:
     close: bool = False
     overrun: bool = False
     pending: Battle | None = None
-    origin: Hex | None = None
+    origin: Hex | None = None  # set at every declaration; None only while a Battle is being built
 
     def copy(self) -> Battle:
         return Battle(
@@ -1575,10 +1576,10 @@ class Memoir44State:
             rolled[INF_FACE] if u.kind == "infantry" else rolled[ARMOR_FACE] if u.kind == "armor" else 0
         )
         gained = min(matching + rolled[STAR], u.start - u.figures)
-        self.unit = None
         if gained < 1:
-            self._end_turn()
+            self._end_turn()  # `unit` stays until §6.9 step 5 clears it
             return
+        self.unit = None
         u.figures += gained
         u.ordered = True
         self.phase = "move"
@@ -1796,6 +1797,7 @@ class Memoir44State:
             return
         # Take ground: as arriving (sandbags, wire, no_battle, medals); ``moved`` does not change.
         new = b.origin
+        self.battle = None  # the attack is over before its unit arrives (a win on arrival keeps no battle)
         if self._arrive(b.attacker, new):
             return
         u = self.units[new]
@@ -2175,6 +2177,10 @@ class Memoir44State:
 
     def to_json_object(self) -> dict[str, object]:
         return {
+            "game": GAME_NAME,
+            "history": self.history(),
+            "params": self.game.params,
+            "version": SERIAL_VERSION,
             "phase": self.phase,
             "active": self.active,
             "turns": list(self.turns),
@@ -2203,7 +2209,7 @@ class Memoir44State:
         }
 
     def serialize(self) -> str:
-        return json.dumps(self.to_json_object(), separators=(",", ":"))
+        return json.dumps(self.to_json_object(), sort_keys=True, separators=(",", ":"))
 
     def __str__(self) -> str:
         mover = self.current_player()
@@ -2287,6 +2293,7 @@ def _battle_json(b: Battle) -> dict[str, object]:
         "kind": b.kind,
         "attacker": hex_text(b.attacker) if b.attacker is not None else None,
         "target": hex_text(b.target),
+        "origin": hex_text(b.origin) if b.origin is not None else None,
         "dice": b.dice,
         "rolled": list(b.rolled),
         "flags": b.flags,
@@ -2305,11 +2312,11 @@ def _battle_json(b: Battle) -> dict[str, object]:
 
 _FIELDS = StrictFields(f"{GAME_NAME}: bad serialized state: ")
 _STATE_KEYS = (
-    "phase active turns units wire sandbags hands deck discard played card section fallback roll last medals "
-    "ambush unit battle targets recon recon_draws draws drawer winner"
+    "game history params version phase active turns units wire sandbags hands deck discard played card "
+    "section fallback roll last medals ambush unit battle targets recon recon_draws draws drawer winner"
 ).split()
 _UNIT_KEYS = "hex seat kind special figures start ordered moved battles no_battle overrun".split()
-_BATTLE_KEYS = "kind attacker target dice rolled flags retreated close overrun".split()
+_BATTLE_KEYS = "kind attacker target origin dice rolled flags retreated close overrun".split()
 
 
 def _exact_keys(obj: object, keys: list[str], what: str) -> dict[str, object]:
@@ -2340,12 +2347,8 @@ def _faces_field(value: object, what: str) -> list[int]:
 def _battle_field(value: object, what: str, allow_pending: bool) -> Battle:
     if isinstance(value, dict) and allow_pending and value.get("kind") == "ambush":
         obj = _exact_keys(value, _BATTLE_KEYS + ["pending"], what)
-        if list(obj) != _BATTLE_KEYS + ["pending"]:
-            raise _FIELDS.bad(f"{what} keys out of order")
     else:
         obj = _exact_keys(value, _BATTLE_KEYS, what)
-        if list(obj) != _BATTLE_KEYS:
-            raise _FIELDS.bad(f"{what} keys out of order")
     kind = obj["kind"]
     if kind not in BATTLE_KINDS:
         raise _FIELDS.bad(f"{what}.kind must be one of {BATTLE_KINDS}")
@@ -2356,6 +2359,7 @@ def _battle_field(value: object, what: str, allow_pending: bool) -> Battle:
         kind=str(kind),
         attacker=attacker,
         target=_hex_field(obj["target"], f"{what}.target"),
+        origin=_hex_field(obj["origin"], f"{what}.origin"),
         dice=_FIELDS.int_in(obj["dice"], 0, 20, f"{what}.dice"),
         rolled=_faces_field(obj["rolled"], f"{what}.rolled"),
         flags=_FIELDS.int_in(obj["flags"], 0, 20, f"{what}.flags"),
@@ -2370,28 +2374,6 @@ def _battle_field(value: object, what: str, allow_pending: bool) -> Battle:
     return battle
 
 
-def _origin(state: Memoir44State, b: Battle) -> Hex:
-    """The hex the target stood on when the battle was declared, which the serialization does not keep.
-
-    READING (a gap of §6.6, reported): ``target`` follows the retreating unit, so after a retreat the taken
-    hex is found again: a hex ``retreated`` rows back toward the attacker, within ``retreated`` columns' steps
-    of the target, adjacent to the attacker and empty; should two fit, the first in hex order."""
-    if b.retreated == 0 or b.attacker is None:
-        return b.target
-    seat = state.units[b.target].seat if b.target in state.units else None
-    step = (1 if seat == 0 else -1) if seat is not None else 0
-    row = b.target.row - step * b.retreated
-    for h in ALL_HEXES:
-        if (
-            h.row == row
-            and distance(h, b.target) <= b.retreated
-            and distance(h, b.attacker) == 1
-            and h not in state.units
-        ):
-            return h
-    return b.target
-
-
 def _deserialize(game: Memoir44Game, text: object) -> Memoir44State:
     if not isinstance(text, str):
         raise InvalidStateError(f"{GAME_NAME}: a serialized state must be a str, not {type(text).__name__}")
@@ -2402,6 +2384,16 @@ def _deserialize(game: Memoir44Game, text: object) -> Memoir44State:
     except Exception as error:  # JSONDecodeError, RecursionError, ...
         raise _FIELDS.bad(f"not valid JSON ({type(error).__name__})") from None
     obj = _exact_keys(obj, _STATE_KEYS, "the state")
+    if obj["game"] != GAME_NAME:
+        raise _FIELDS.bad(f"game {obj['game']!r} is not {GAME_NAME!r}")
+    if not is_int(obj["version"]) or obj["version"] != SERIAL_VERSION:
+        raise _FIELDS.bad(f"version {obj['version']!r} is not {SERIAL_VERSION}")
+    if not same_params(obj["params"], game.params):
+        raise _FIELDS.bad("params differ from this game's")
+    history = [
+        _FIELDS.int_in(a, 0, NUM_DISTINCT_ACTIONS - 1, f"history[{i}]")
+        for i, a in enumerate(_FIELDS.list(obj["history"], "history"))
+    ]
     phase = obj["phase"]
     if phase not in PHASES:
         raise _FIELDS.bad(f"phase must be one of {PHASES}, got {phase!r}")
@@ -2461,8 +2453,6 @@ def _deserialize(game: Memoir44Game, text: object) -> Memoir44State:
     roll: tuple[int, list[int]] | None = None
     if obj["roll"] is not None:
         r = _exact_keys(obj["roll"], ["dice", "rolled"], "roll")
-        if list(r) != ["dice", "rolled"]:
-            raise _FIELDS.bad("roll keys out of order")
         roll = (_FIELDS.int_in(r["dice"], 0, 61, "roll.dice"), _faces_field(r["rolled"], "roll.rolled"))
     last: list[tuple[int, int | None] | None] = []
     for i, entry in enumerate(_FIELDS.list(obj["last"], "last", 2)):
@@ -2530,11 +2520,22 @@ def _deserialize(game: Memoir44Game, text: object) -> Memoir44State:
         winner=winner,
     )
     _check_context(state)
-    if battle is not None:
-        battle.origin = _origin(state, battle)
-        if battle.pending is not None:
-            battle.pending.origin = _origin(state, battle.pending)
+    state.actions = _tagged_history(game, history)
     return state
+
+
+def _tagged_history(game: Memoir44Game, history: list[int]) -> list[tuple[int, int | None]]:
+    """The history with the seat that alone saw each action, found by replaying it from the start (the
+    serialization keeps only the ids); past an id the replay cannot apply, the rest count as public."""
+    replay = game.new_initial_state()
+    tagged: list[tuple[int, int | None]] = []
+    for i, action in enumerate(history):
+        if action not in replay.legal_actions():
+            return tagged + [(a, None) for a in history[i:]]
+        seen = replay._private_to(action)
+        replay.apply_action(action)
+        tagged.append((action, seen))
+    return tagged
 
 
 def _check_context(s: Memoir44State) -> None:
@@ -2604,6 +2605,9 @@ def _check_context(s: Memoir44State) -> None:
         raise bad("phase draw needs a drawer, a draw due and a card in the deck")
     if phase == "keep" and (s.drawer is None or not s.recon or s.recon_draws > 0):
         raise bad("phase keep needs the Recon cards")
+    if phase in ("draw", "keep") and (s.played is None) != (s.drawer == s.active):
+        # §6.9: the Ambush player's draw (steps 1, 4) comes before step 2 discards the card in play.
+        raise bad("a card is in play exactly while the other seat (who played Ambush) draws")
     if phase == "play" and (s.played is not None or s.card is not None or s.battle is not None):
         raise bad("phase play begins a turn: no card in play")
 

@@ -258,12 +258,25 @@ def _nidavellir_thingvellir(draw: st.DrawFn, game_id: str, drawn: _Params) -> _P
     return extra
 
 
+# Memoir '44 (docs/rules/memoir44.md §6.1): the shipped scenarios (a ``b64_`` file is any other).
+_MEMOIR44_SCENARIOS = ("pegasus_bridge", "home_hills")
+
+
+@st.composite
+def _memoir44_scenario(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
+    """The default scenario half of the time, else one drawn from the shipped ones."""
+    if draw(st.booleans()):
+        return {}
+    return {"scenario": draw(st.sampled_from(_MEMOIR44_SCENARIOS))}
+
+
 # game id -> a strategy of the parameters ``param_space`` cannot find, given the ones drawn from it.
 EXTRA_PARAMS: dict[str, Callable[[str, _Params], st.SearchStrategy[_Params]]] = {
     "carcassonne": _carcassonne_tiles,
     "flip_city": _flip_city_family,
     "flip_city_wilderness": _flip_city_family,
     "forbidden_island": _forbidden_island_words,
+    "memoir44": _memoir44_scenario,
     "nidavellir": _nidavellir_thingvellir,
 }
 

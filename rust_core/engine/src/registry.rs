@@ -13,6 +13,7 @@ use crate::games::flip_pick_towers::{self, FlipPickTowersGame, FlipPickTowersSta
 use crate::games::flipology::{self, FlipologyGame, FlipologyState};
 use crate::games::forbidden_island::{self, ForbiddenIslandGame, ForbiddenIslandState};
 use crate::games::lineit::{self, LineItGame, LineItState};
+use crate::games::memoir44::{self, Memoir44Game, Memoir44State};
 use crate::games::nidavellir::{self, NidavellirGame, NidavellirState};
 use crate::{Game, GameError, Params, Player, Result, Rng, State};
 
@@ -26,6 +27,7 @@ pub const GAME_IDS: &[&str] = &[
     flipology::ID,
     forbidden_island::ID,
     lineit::ID,
+    memoir44::ID,
     nidavellir::ID,
 ];
 
@@ -39,6 +41,7 @@ pub enum AnyGame {
     Flipology(FlipologyGame),
     ForbiddenIsland(ForbiddenIslandGame),
     LineIt(LineItGame),
+    Memoir44(Memoir44Game),
     Nidavellir(NidavellirGame),
 }
 
@@ -56,6 +59,8 @@ pub enum AnyState {
     Flipology(FlipologyState),
     ForbiddenIsland(ForbiddenIslandState),
     LineIt(LineItState),
+    /// Boxed: a Memoir '44 state holds 113 hexes of units (over a kilobyte).
+    Memoir44(Box<Memoir44State>),
     /// Boxed: a Nidavellir state holds five armies of fixed columns (over a kilobyte).
     Nidavellir(Box<NidavellirState>),
 }
@@ -105,6 +110,11 @@ macro_rules! game_dispatch {
             AnyGame::LineIt($g) => {
                 #[allow(unused_imports)]
                 use AnyState::LineIt as $V;
+                $body
+            }
+            AnyGame::Memoir44($g) => {
+                #[allow(non_snake_case, unused_variables)]
+                let $V = |s: Memoir44State| AnyState::Memoir44(Box::new(s));
                 $body
             }
             AnyGame::Nidavellir($g) => {
@@ -162,6 +172,11 @@ macro_rules! state_dispatch {
                 use AnyState::LineIt as $V;
                 $body
             }
+            AnyState::Memoir44($s) => {
+                #[allow(non_snake_case, unused_variables)]
+                let $V = |s: Memoir44State| AnyState::Memoir44(Box::new(s));
+                $body
+            }
             AnyState::Nidavellir($s) => {
                 #[allow(non_snake_case, unused_variables)]
                 let $V = |s: NidavellirState| AnyState::Nidavellir(Box::new(s));
@@ -186,6 +201,7 @@ impl AnyGame {
             flipology::ID => Ok(AnyGame::Flipology(FlipologyGame::new(params)?)),
             forbidden_island::ID => Ok(AnyGame::ForbiddenIsland(ForbiddenIslandGame::new(params)?)),
             lineit::ID => Ok(AnyGame::LineIt(LineItGame::new(params)?)),
+            memoir44::ID => Ok(AnyGame::Memoir44(Memoir44Game::new(params)?)),
             nidavellir::ID => Ok(AnyGame::Nidavellir(NidavellirGame::new(params)?)),
             _ => Err(GameError::InvalidState(format!(
                 "unknown game {id:?} (known: {})",

@@ -338,6 +338,13 @@ impl VectorCore {
                 Box::new(Lanes::new(g, s, AnyState::ForbiddenIsland, n, autoreset))
             }
             AnyState::LineIt(s) => Box::new(Lanes::new(g, s, AnyState::LineIt, n, autoreset)),
+            AnyState::Memoir44(s) => Box::new(Lanes::new(
+                g,
+                *s,
+                |s| AnyState::Memoir44(Box::new(s)),
+                n,
+                autoreset,
+            )),
             AnyState::Nidavellir(s) => Box::new(Lanes::new(
                 g,
                 *s,

@@ -44,6 +44,15 @@ fn variants(id: &str) -> Vec<AnyGame> {
             }
         }
     }
+    if id == "memoir44" {
+        // Memoir '44 has no seat count: a short turn limit, so that games end by the limit as well as by medals.
+        for turn_limit in [12, 80] {
+            let mut p = Params::new();
+            p.insert("turn_limit".into(), ParamValue::Int(turn_limit));
+            out.push(AnyGame::new(id, &p).expect("a memoir44 variant"));
+        }
+        return out;
+    }
     if out.is_empty() {
         // A game without those parameters: each seat count it accepts, other parameters at their defaults.
         for players in 1..=6 {

@@ -16,6 +16,9 @@ use serde_json::{Map, Value};
 /// The Pegasus Bridge scenario file (BGA scenario 2), as both engines read it.
 pub const PEGASUS_BRIDGE_TEXT: &str =
     include_str!("../../../../../python/meeplex/data/memoir44_pegasus_bridge.json");
+/// The home-made scenario of docs/rules/memoir44.md §8 (not a published scenario).
+pub const HOME_HILLS_TEXT: &str =
+    include_str!("../../../../../python/meeplex/data/memoir44_home_hills.json");
 
 const PREFIX: &str = "memoir44 scenario: ";
 

@@ -10,10 +10,14 @@ fn bad<T>(msg: String) -> Result<T> {
     Err(GameError::InvalidNotation(msg))
 }
 
+fn illegal<T>(msg: String) -> Result<T> {
+    Err(GameError::IllegalAction(msg))
+}
+
 /// The text of `action` in the state's phase (chance outcomes: `draw <key>` or `die <face>`).
 pub fn action_to_string(s: &Memoir44State, action: u32) -> Result<String> {
     if action >= NUM_ACTIONS {
-        return bad(format!(
+        return illegal(format!(
             "memoir44: action {action} is out of range 0..{NUM_ACTIONS}"
         ));
     }
@@ -22,13 +26,13 @@ pub fn action_to_string(s: &Memoir44State, action: u32) -> Result<String> {
         Phase::Deal | Phase::Draw => {
             return match KEYS.get(a) {
                 Some(k) => Ok(format!("draw {k}")),
-                None => bad(format!("memoir44: {action} is not a card type")),
+                None => illegal(format!("memoir44: {action} is not a card type")),
             }
         }
         Phase::Dice | Phase::Roll => {
             return match FACES.get(a) {
                 Some(f) => Ok(format!("die {f}")),
-                None => bad(format!("memoir44: {action} is not a die face")),
+                None => illegal(format!("memoir44: {action} is not a die face")),
             }
         }
         _ => {}
@@ -58,7 +62,8 @@ pub fn plain_text(action: u32) -> String {
 }
 
 pub fn string_to_action(text: &str) -> Result<u32> {
-    let t = text.trim();
+    let folded = crate::notation::fold_white_space(text);
+    let t = folded.as_str();
     let key = |k: &str| KEYS.iter().position(|x| *x == k);
     let hex = |h: &str| parse_hex(h).filter(|&i| i < NUM_HEXES);
     let fail = || {

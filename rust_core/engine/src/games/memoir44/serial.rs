@@ -1,4 +1,6 @@
-//! The canonical JSON of a state (§6.6), written by hand in the contract's key order, and its strict reader.
+//! The canonical JSON of a state (§6.6) and its strict reader. The writer follows the contract's reading
+//! order (so that it can be checked against §6.6 line by line); the canonical form, keys sorted as for every
+//! game (architecture decision 2), comes from one pass through serde's sorted map at the end.
 
 use super::cards::{AMBUSH, COUNTS, INFANTRY_ASSAULT, TYPES};
 use super::hex::NUM_HEXES;
@@ -12,7 +14,12 @@ use std::sync::Arc;
 
 const PREFIX: &str = "memoir44 state: ";
 
-const KEYS: [&str; 26] = [
+const VERSION: i64 = 1;
+
+const KEYS: [&str; 29] = [
+    "game",
+    "params",
+    "version",
     "phase",
     "active",
     "turns",
@@ -38,7 +45,7 @@ const KEYS: [&str; 26] = [
     "draws",
     "drawer",
     "winner",
-    "_",
+    "history",
 ];
 const UNIT_KEYS: [&str; 11] = [
     "hex",
@@ -53,10 +60,11 @@ const UNIT_KEYS: [&str; 11] = [
     "no_battle",
     "overrun",
 ];
-const FIGHT_KEYS: [&str; 10] = [
+const FIGHT_KEYS: [&str; 11] = [
     "kind",
     "attacker",
     "target",
+    "origin",
     "dice",
     "rolled",
     "flags",
@@ -112,8 +120,9 @@ fn fight(out: &mut String, f: &Fight, pending: Option<&Fight>) {
     opt_hex(out, f.attacker);
     let _ = write!(
         out,
-        ",\"target\":\"{}\",\"dice\":{},\"rolled\":",
+        ",\"target\":\"{}\",\"origin\":\"{}\",\"dice\":{},\"rolled\":",
         hex_name(f.target as usize),
+        hex_name(f.origin as usize),
         f.dice
     );
     counts(out, &f.rolled);
@@ -129,11 +138,18 @@ fn fight(out: &mut String, f: &Fight, pending: Option<&Fight>) {
     out.push('}');
 }
 
-pub fn serialize(s: &Memoir44State) -> String {
+/// The game's parameters as `Game::params` gives them (the state keeps only the rules they made).
+fn params_json(s: &Memoir44State) -> Value {
+    params_json_of(&s.rules)
+}
+
+pub fn serialize(s: &Memoir44State, history: &[u32]) -> String {
     let mut o = String::with_capacity(4096);
     let _ = write!(
         o,
-        "{{\"phase\":\"{}\",\"active\":{},\"turns\":[{},{}],\"units\":[",
+        "{{\"game\":\"{}\",\"params\":{},\"version\":{VERSION},\"phase\":\"{}\",\"active\":{},\"turns\":[{},{}],\"units\":[",
+        super::ID,
+        params_json(s),
         s.phase.name(),
         s.active,
         s.turns[0],
@@ -219,8 +235,22 @@ pub fn serialize(s: &Memoir44State) -> String {
     opt_int(&mut o, s.drawer);
     o.push_str(",\"winner\":");
     opt_int(&mut o, s.winner);
-    o.push('}');
-    o
+    o.push_str(",\"history\":[");
+    for (i, a) in history.iter().enumerate() {
+        if i > 0 {
+            o.push(',');
+        }
+        let _ = write!(o, "{a}");
+    }
+    o.push_str("]}");
+    match serde_json::from_str::<Value>(&o) {
+        Ok(v) => v.to_string(),
+        Err(_) => o, // cannot happen: the writer above only writes valid JSON
+    }
+}
+
+fn params_json_of(rules: &Rules) -> Value {
+    serde_json::json!({"scenario": rules.scenario, "turn_limit": rules.turn_limit})
 }
 
 fn opt<'a>(f: &Fields<'a>, key: &str) -> Option<&'a Value> {
@@ -274,12 +304,13 @@ fn read_fight(
     let keys: &[&str] = if with_pending && has_pending {
         &FIGHT_KEYS
     } else {
-        &FIGHT_KEYS[..9]
+        &FIGHT_KEYS[..FIGHT_KEYS.len() - 1]
     };
     let b = f.object_at(sub, v, keys)?;
     let kind = b.name("kind", &BKINDS)?;
     let attacker = opt_hex_of(&b, "attacker")?;
     let target = hex_at(&b, "target", b.get("target"))? as u8;
+    let origin = hex_at(&b, "origin", b.get("origin"))? as u8;
     let dice = b.int("dice", 0, 255)? as u8;
     let rolled: Vec<u8> = counts_of(&b, "rolled", b.get("rolled"), 5, 255)?;
     let flags = b.int("flags", 0, 255)? as u8;
@@ -298,6 +329,7 @@ fn read_fight(
             kind,
             attacker,
             target,
+            origin,
             dice,
             rolled: r,
             flags,
@@ -309,12 +341,18 @@ fn read_fight(
     ))
 }
 
-pub fn deserialize(rules: &Arc<Rules>, text: &str) -> Result<Memoir44State> {
+pub fn deserialize(rules: &Arc<Rules>, text: &str) -> Result<(Memoir44State, Vec<u32>)> {
     let v = match json::parse(text) {
         Ok(v) => v,
         Err(e) => return invalid(format!("{PREFIX}not valid JSON: {e}")),
     };
-    let f = Fields::new(&v, PREFIX, "", &KEYS[..25])?;
+    let f = Fields::new(&v, PREFIX, "", &KEYS)?;
+    f.envelope(super::ID, VERSION, &params_json_of(rules))?;
+    let history: Vec<u32> = f
+        .ints("history", .., 0, NUM_ACTIONS as i64 - 1)?
+        .into_iter()
+        .map(|a| a as u32)
+        .collect();
     let phase = f.name("phase", &PHASES)?;
     let active = f.int("active", 0, 1)? as u8;
     let turns = f.ints("turns", 2..=2, 0, 1000)?;
@@ -536,7 +574,7 @@ pub fn deserialize(rules: &Arc<Rules>, text: &str) -> Result<Memoir44State> {
         winner,
     };
     check_context(&s, &f)?;
-    Ok(s)
+    Ok((s, history))
 }
 
 /// The phase's context fields are present and coherent (enough that every phase has its moves).
@@ -572,6 +610,12 @@ fn check_context(s: &Memoir44State, f: &Fields) -> Result<()> {
     }
     if matches!(s.phase, Phase::Draw | Phase::Keep) && s.drawer.is_none() {
         return bad("a draw needs its drawer");
+    }
+    if matches!(s.phase, Phase::Draw | Phase::Keep)
+        && s.played.is_none() != (s.drawer == Some(s.active))
+    {
+        // §6.9: the Ambush player's draw (steps 1, 4) comes before step 2 discards the card in play.
+        return bad("a card is in play exactly while the other seat (who played Ambush) draws");
     }
     match s.phase {
         Phase::Deal => {
@@ -625,10 +669,16 @@ fn check_context(s: &Memoir44State, f: &Fields) -> Result<()> {
             }
         }
         Phase::Advance => {
-            if !own_unit(s.unit) || s.targets.n != 1 || s.battle.is_some() {
-                return bad("needs the attacker and the hex to take");
+            let Some(b) = s
+                .battle
+                .filter(|b| b.cur.kind == BKind::Attack && b.cur.close)
+            else {
+                return bad("needs the close attack that took the ground");
+            };
+            if !own_unit(s.unit) || s.unit != b.cur.attacker {
+                return bad("needs the attacker");
             }
-            if s.unit_at(s.targets.h[0] as usize).is_some() {
+            if s.unit_at(b.cur.origin as usize).is_some() {
                 return bad("the hex to take is occupied");
             }
         }

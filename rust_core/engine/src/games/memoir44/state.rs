@@ -99,6 +99,8 @@ pub struct Fight {
     pub kind: BKind,
     pub attacker: Option<u8>,
     pub target: u8,
+    /// The hex the target stood on when the battle was declared: the hex take ground moves into.
+    pub origin: u8,
     pub dice: u8,
     pub rolled: [u8; 5],
     pub flags: u8,
@@ -1081,7 +1083,6 @@ impl Memoir44State {
                 if action == A_ADVANCE {
                     self.advance();
                 } else {
-                    self.targets.clear();
                     self.enter_battle();
                 }
             }
@@ -1098,6 +1099,7 @@ impl Memoir44State {
                     let from = self.unit.unwrap_or(0) as usize;
                     let x = action.wrapping_sub(A_TO) as usize;
                     let d = self.bel_reach(from).get(x).copied().unwrap_or(1);
+                    self.unit = Some(x as u8); // `unit` follows the unit to its new hex (§6.6)
                     if self.relocate(from, x, d) {
                         return;
                     }
@@ -1121,6 +1123,7 @@ impl Memoir44State {
                         kind: BKind::Barrage,
                         attacker: None,
                         target: t,
+                        origin: t,
                         dice: 4,
                         rolled: [0; 5],
                         flags: 0,
@@ -1350,14 +1353,12 @@ impl Memoir44State {
         let close = geo().d(a, t) == 1;
         self.unit = Some(a as u8);
         self.targets.clear();
-        if close {
-            self.targets.push(t as u8);
-        }
         self.battle = Some(Battle {
             cur: Fight {
                 kind: BKind::Attack,
                 attacker: Some(a as u8),
                 target: t as u8,
+                origin: t as u8,
                 dice: dice.min(255) as u8,
                 rolled: [0; 5],
                 flags: 0,
@@ -1398,6 +1399,7 @@ impl Memoir44State {
                 kind: BKind::Ambush,
                 attacker: Some(t as u8),
                 target: a as u8,
+                origin: a as u8,
                 dice: dice.min(255) as u8,
                 rolled: [0; 5],
                 flags: 0,
@@ -1545,9 +1547,7 @@ impl Memoir44State {
                 let alive = self
                     .unit_at(a)
                     .is_some_and(|u| u.seat == self.active && u.kind != Kind::Artillery);
-                let vac = self.targets.as_slice().first().copied();
-                if f.close && alive && vac.is_some_and(|v| self.unit_at(v as usize).is_none()) {
-                    self.battle = None;
+                if f.close && alive && self.unit_at(f.origin as usize).is_none() {
                     self.unit = Some(a as u8);
                     self.phase = Phase::Advance;
                     return;
@@ -1582,11 +1582,11 @@ impl Memoir44State {
             self.enter_battle();
             return;
         };
-        let Some(v) = self.targets.as_slice().first().map(|&v| v as usize) else {
+        let Some(v) = self.battle.map(|b| b.cur.origin as usize) else {
             self.enter_battle();
             return;
         };
-        self.targets.clear();
+        self.battle = None;
         if a >= NUM_HEXES || v >= NUM_HEXES || self.units[v].is_some() {
             self.enter_battle();
             return;
@@ -1628,6 +1628,7 @@ impl Memoir44State {
                         kind: BKind::Air,
                         attacker: None,
                         target: t as u8,
+                        origin: t as u8,
                         dice,
                         rolled: [0; 5],
                         flags: 0,
@@ -1642,7 +1643,7 @@ impl Memoir44State {
             }
             self.targets.remove_first();
         }
-        self.battle = None;
+        // §6.9: the last air battle stays in `battle` until step 5 clears it, as every battle does.
         self.end_turn();
     }
 
