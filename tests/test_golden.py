@@ -67,6 +67,13 @@ CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
         ("nidavellir(thingvellir=true)", (1,)),
         ("nidavellir(players=4,thingvellir=true)", (1,)),
     ],
+    # Pegasus Bridge whole (random games end by medals or the 80-turn limit), the home-made scenario of
+    # docs/rules/memoir44.md §8 whole, and a 12-turn game.
+    "memoir44": [
+        ("memoir44", (1, 2)),
+        ("memoir44(scenario=home_hills)", (1,)),
+        ("memoir44(turn_limit=12)", (1,)),
+    ],
     # Random games are short (a few turns): the default game, both layouts, every difficulty and seat count.
     "forbidden_island": [
         ("forbidden_island", (1, 2)),
