@@ -38,6 +38,9 @@ def _mean_scores(text: str, seed: int) -> tuple[float, float]:
         # Whole games (about 90 decisions a seat): MCTS 20/20 at 1,000 simulations (docs/rules/nidavellir.md
         # §10); at 300 it leads by about 50 Bravery points a game.
         ("nidavellir", 25.0),
+        # Medals, 20 turns a side: MCTS 1.5 a game against random's 0 at 300 simulations; whole games at
+        # 1,000 simulations, 20 of 20 (docs/rules/memoir44.md §9).
+        ("memoir44(turn_limit=40)", 0.75),
     ],
 )
 def test_mcts_outscores_random(text: str, margin: float) -> None:

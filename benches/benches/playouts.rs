@@ -42,6 +42,7 @@ const EXTRA: &[(&str, &str, &str)] = &[
         "variant=2,players=4",
     ),
     ("lineit_5p", "lineit", "players=5"),
+    ("memoir44_home_hills", "memoir44", "scenario=home_hills"),
     ("nidavellir_5p", "nidavellir", "players=5"),
     ("nidavellir_thingvellir", "nidavellir", "thingvellir=true"),
     (
@@ -134,6 +135,7 @@ fn measure(c: &mut Criterion, label: &str, game: &AnyGame) {
         AnyState::Flipology(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::ForbiddenIsland(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
         AnyState::LineIt(s) => (clone_bench(c, &bare, s), size_of_val(s)).1,
+        AnyState::Memoir44(s) => (clone_bench(c, &bare, &**s), size_of_val(&**s)).1,
         AnyState::Nidavellir(s) => (clone_bench(c, &bare, &**s), size_of_val(&**s)).1,
         _ => 0,
     };

@@ -158,17 +158,26 @@ fn hand_text(h: &[u8; TYPES]) -> String {
 
 /// The map (§6.8): nine rows, odd rows indented by two, each hex four characters: terrain, obstacle, unit
 /// (`A` seat 0 / `X` seat 1 infantry, `T`/`Y` armor, `G`/`Z` artillery, lower case when special), figures.
+/// What the map's letters mean, printed under it (§6.8).
+const LEGEND: &str = "terrain . open V village F forest H hedgerow ^ hill ~ river = bridge; \
+# wire s sandbags * medal hex;\n\
+units A T G infantry armor artillery of seat 0 (bottom), X Y Z of seat 1 (top); \
+lower case special forces; the digit its figures\n";
+
+/// The hex map, four characters a hex (terrain, obstacle or medal, unit, figures), each row under its
+/// number and each hex under its column, so that a hex's notation `r,c` can be read off the picture.
 pub fn map(s: &Memoir44State) -> String {
     let g = geo();
-    let mut out = String::new();
+    let mut out = String::from("   ");
+    for c in (0..=crate::games::memoir44::MAX_COL).step_by(2) {
+        let _ = write!(out, "{c:<4}");
+    }
     let mut row = -1i8;
     for i in 0..NUM_HEXES {
         let h = g.hexes[i];
         if h.row != row {
-            if row >= 0 {
-                out.push('\n');
-            }
             row = h.row;
+            let _ = write!(out, "\n{row:>2} ");
             if row % 2 == 1 {
                 out.push_str("  ");
             }
@@ -209,6 +218,7 @@ pub fn map(s: &Memoir44State) -> String {
         let _ = write!(out, "{t}{ob}{uc}{fc}");
     }
     out.push('\n');
+    out.push_str(LEGEND);
     out
 }
 
