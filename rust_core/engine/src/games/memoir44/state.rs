@@ -349,15 +349,13 @@ impl Memoir44State {
     fn order_ok(&self, set: &[usize]) -> bool {
         let Some(card) = self.card else { return false };
         let seat = self.active;
-        let us: Vec<Unit> = set
-            .iter()
-            .filter_map(|&i| self.unit_at(i).copied())
-            .collect();
-        if us.len() != set.len() {
+        // No allocation: `legal` asks this once for every candidate unit of every `order` step.
+        if set.iter().any(|&i| self.unit_at(i).is_none()) {
             return false;
         }
+        let kind_of = |i: usize| self.unit_at(i).map(|u| u.kind);
         let in_section = |s: u8| set.iter().all(|&i| self.sections(i, seat)[s as usize % 3]);
-        let all_kind = |k: Kind| us.iter().all(|u| u.kind == k);
+        let all_kind = |k: Kind| set.iter().all(|&i| kind_of(i) == Some(k));
         if self.fallback {
             if set.len() > 1 {
                 return false;
@@ -378,8 +376,14 @@ impl Memoir44State {
                     PINCER_MOVE => [2, 0, 2],
                     _ => [1, 1, 1],
                 };
-                let secs: Vec<[bool; 3]> = set.iter().map(|&i| self.sections(i, seat)).collect();
-                assign(&secs, caps)
+                let mut secs = [[false; 3]; 6];
+                if set.len() > secs.len() {
+                    return false; // the caps add up to 6 at most
+                }
+                for (slot, &i) in secs.iter_mut().zip(set) {
+                    *slot = self.sections(i, seat);
+                }
+                assign(&secs[..set.len()], caps)
             }
             DIRECT_FROM_HQ => set.len() <= 4,
             MOVE_OUT | DIG_IN => set.len() <= 4 && all_kind(Kind::Infantry),
@@ -388,13 +392,13 @@ impl Memoir44State {
             ARTILLERY_BOMBARD => all_kind(Kind::Artillery),
             INFANTRY_ASSAULT => all_kind(Kind::Infantry) && self.section.is_some_and(in_section),
             CLOSE_ASSAULT => {
-                us.iter().all(|u| u.kind != Kind::Artillery)
+                set.iter().all(|&i| kind_of(i) != Some(Kind::Artillery))
                     && set.iter().all(|&i| self.adjacent_enemy(i, seat))
             }
             FIREFIGHT => set.len() <= 4 && set.iter().all(|&i| !self.adjacent_enemy(i, seat)),
             THEIR_FINEST_HOUR => {
                 let r = self.roll.map(|r| r.rolled).unwrap_or([0; 5]);
-                let count = |k: Kind| us.iter().filter(|u| u.kind == k).count() as i32;
+                let count = |k: Kind| set.iter().filter(|&&i| kind_of(i) == Some(k)).count() as i32;
                 let i = count(Kind::Infantry);
                 let a = count(Kind::Armor);
                 let g = count(Kind::Artillery);
@@ -416,6 +420,13 @@ impl Memoir44State {
 
     fn can_order(&self, i: usize, base: &[usize]) -> bool {
         match self.unit_at(i) {
+            // A stack copy for the usual few ordered units (asked for every candidate of every `order` step).
+            Some(u) if u.seat == self.active && !u.ordered && base.len() < 16 => {
+                let mut set = [0usize; 16];
+                set[..base.len()].copy_from_slice(base);
+                set[base.len()] = i;
+                self.order_ok(&set[..=base.len()])
+            }
             Some(u) if u.seat == self.active && !u.ordered => {
                 let mut set = base.to_vec();
                 set.push(i);
@@ -522,10 +533,20 @@ impl Memoir44State {
         self.reach(i, 3, true)
     }
 
+    /// Whether the unit on `i` may move and has somewhere to go. `reach` finds a hex exactly when it finds
+    /// a first step (every hex it reaches is reached through a neighbour it reaches at distance 1), so this
+    /// checks the first step alone instead of walking the whole reach.
     fn can_move(&self, i: usize) -> bool {
-        self.unit_at(i)
-            .is_some_and(|u| u.seat == self.active && u.ordered && u.moved == 0)
-            && self.unit_reach(i).iter().any(|&d| d != u8::MAX)
+        let Some(u) = self.unit_at(i) else {
+            return false;
+        };
+        if u.seat != self.active || !u.ordered || u.moved != 0 || self.move_rule(u).0 == 0 {
+            return false;
+        }
+        geo().neighbours(i).iter().any(|&n| {
+            let n = n as usize;
+            self.unit_at(n).is_none() && self.ter(n) != Ter::River
+        })
     }
 
     // ---- battle ----
@@ -770,13 +791,12 @@ impl Memoir44State {
                 out.push(A_DONE);
             }
             Phase::Move => {
+                out.push(A_DONE); // below every unit id
                 for i in 0..NUM_HEXES {
                     if self.can_move(i) {
                         out.push(A_UNIT + i as u32);
                     }
                 }
-                out.insert(0, A_DONE);
-                out.sort_unstable();
             }
             Phase::MoveTo => {
                 if let Some(u) = self.unit {
