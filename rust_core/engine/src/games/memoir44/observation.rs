@@ -159,10 +159,12 @@ fn hand_text(h: &[u8; TYPES]) -> String {
 /// The map (§6.8): nine rows, odd rows indented by two, each hex four characters: terrain, obstacle, unit
 /// (`A` seat 0 / `X` seat 1 infantry, `T`/`Y` armor, `G`/`Z` artillery, lower case when special), figures.
 /// What the map's letters mean, printed under it (§6.8).
-const LEGEND: &str = "terrain . open V village F forest H hedgerow ^ hill ~ river = bridge; \
-# wire s sandbags * medal hex;\n\
-units A T G infantry armor artillery of seat 0 (bottom), X Y Z of seat 1 (top); \
-lower case special forces; the digit its figures\n";
+const LEGEND: &str = "\
+terrain . open V village F forest H hedgerow ^ hill ~ river = bridge
+marks # wire s sandbags * medal hex
+units A T G infantry armor artillery of seat 0 (bottom), X Y Z of seat 1
+(top), lower case for special forces, then the figures
+";
 
 /// The hex map, four characters a hex (terrain, obstacle or medal, unit, figures), each row under its
 /// number and each hex under its column, so that a hex's notation `r,c` can be read off the picture.
