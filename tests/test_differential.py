@@ -116,6 +116,8 @@ SEEDED += [
 SEEDED += [
     ("flip_city_wilderness(colours=none,players=1,supply=cs+park+hosp+off+fac+log+market+wind+camp)", 11)
 ]
+# Memoir '44's home-made scenario (docs/rules/memoir44.md §8): hills, hedgerows, armor and artillery.
+SEEDED += [("memoir44(scenario=home_hills)", seed) for seed in range(11, 12 + effort())]
 
 
 @pytest.mark.parametrize(("game_string", "seed"), SEEDED)
