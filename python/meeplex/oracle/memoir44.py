@@ -2460,12 +2460,12 @@ def _deserialize(game: Memoir44Game, text: object) -> Memoir44State:
             last.append(None)
             continue
         pair = _FIELDS.list(entry, f"last[{i}]", 2)
-        last.append(
-            (
-                _FIELDS.int_in(pair[0], 0, NUM_CARD_TYPES - 1, f"last[{i}][0]"),
-                _optional_int(pair[1], 0, 2, f"last[{i}][1]"),
-            )
-        )
+        last_card = _FIELDS.int_in(pair[0], 0, NUM_CARD_TYPES - 1, f"last[{i}][0]")
+        last_section = _optional_int(pair[1], 0, 2, f"last[{i}][1]")
+        if (last_section is not None) != (last_card == INFANTRY_ASSAULT):
+            # §6.9 step 5 keeps the section of the card that took one, and only Infantry Assault does.
+            raise _FIELDS.bad(f"last[{i}] has a section exactly for infantry_assault")
+        last.append((last_card, last_section))
     medals_list = _FIELDS.list(obj["medals"], "medals", 2)
     medals = [_FIELDS.int_in(n, 0, 99, f"medals[{i}]") for i, n in enumerate(medals_list)]
     ambush = _optional_int(obj["ambush"], 0, 1, "ambush")
@@ -2544,6 +2544,11 @@ def _check_context(s: Memoir44State) -> None:
     phase = s.phase
     if (s.winner is not None) != (phase == "over"):
         raise bad("winner is set exactly when the phase is over")
+    for h, u in s.units.items():
+        if u.seat != s.active and (u.ordered or u.moved or u.battles or u.no_battle or u.overrun):
+            # §6.9 step 5 clears every unit's marks before the other seat's turn, and only the active
+            # seat's units are ordered, moved or battle during it.
+            raise bad(f"the unit on {hex_text(h)} is not the active seat's but carries this turn's marks")
     if phase == "over":
         assert s.winner is not None
         scores = [s.score(0), s.score(1)]
@@ -2566,12 +2571,14 @@ def _check_context(s: Memoir44State) -> None:
             raise bad("a hand holds more cards than the scenario deals")
         if sum(s.hands[1]) > 0 and sum(s.hands[0]) < s.game.cards[0]:
             raise bad("seat 0's hand is dealt before seat 1's")
+        if sum(s.hands[0]) == s.game.cards[0] and sum(s.hands[1]) == s.game.cards[1]:
+            raise bad("the hands are dealt: the deal is over")
         return
     if s.turns[s.active] < 1:
         raise bad("the active seat has not begun a turn")
     in_turn = phase not in ("draw", "keep", "play")
-    if in_turn and s.played is None:
-        raise bad(f"phase {phase} needs a played card")
+    if in_turn and (s.played is None or s.card is None):
+        raise bad(f"phase {phase} needs a played card and the card it counts as")
     needs_unit = {"move_to", "target", "overrun", "move_again"}
     if phase in needs_unit and (s.unit is None or s.unit not in s.units or s.units[s.unit].seat != s.active):
         raise bad(f"phase {phase} needs the active seat's unit in 'unit'")
@@ -2589,6 +2596,8 @@ def _check_context(s: Memoir44State) -> None:
             raise bad("phase dice needs dice to roll")
         if phase in ("ignore", "retreat") and b.flags < 1:
             raise bad(f"phase {phase} needs a flag to resolve")
+        if phase in ("ignore", "retreat") and b.dice != 0:
+            raise bad(f"phase {phase} comes after every die is rolled")
         if phase == "ambush" and (b.kind != "attack" or not b.close):
             raise bad("phase ambush follows a close attack")
         if b.kind == "air" and (not s.targets or s.targets[0] != b.target):
@@ -2599,8 +2608,14 @@ def _check_context(s: Memoir44State) -> None:
             raise bad("phase advance needs the attacker on the board")
     if phase == "roll" and (s.roll is None or s.roll[0] < 1):
         raise bad("phase roll needs dice to roll")
-    if phase == "roll" and s.card == MEDICS and (s.unit is None or s.unit not in s.units):
-        raise bad("Medics' roll needs the healed unit")
+    if phase == "roll" and s.card not in (MEDICS, FINEST_HOUR):
+        raise bad("phase roll is Medics & Mechanics' or Their Finest Hour's")
+    if (
+        phase == "roll"
+        and s.card == MEDICS
+        and (s.unit is None or s.unit not in s.units or s.units[s.unit].seat != s.active)
+    ):
+        raise bad("Medics' roll needs the healed unit, the active seat's")
     if phase == "draw" and (s.drawer is None or (s.recon_draws == 0 and s.draws == 0) or sum(s.deck) == 0):
         raise bad("phase draw needs a drawer, a draw due and a card in the deck")
     if phase == "keep" and (s.drawer is None or not s.recon or s.recon_draws > 0):

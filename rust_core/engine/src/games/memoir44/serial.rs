@@ -589,8 +589,21 @@ fn check_context(s: &Memoir44State, f: &Fields) -> Result<()> {
     if s.winner.is_some() != (s.phase == Phase::Over) {
         return bad("winner is set exactly when the game is over");
     }
+    if s.phase != Phase::Over && (0..2).any(|p| s.score(p) >= s.rules.victory[p] as u32) {
+        return bad("a seat holds its victory medals but the game is not over");
+    }
     if s.turns[a] == 0 && !matches!(s.phase, Phase::Deal) {
         return bad("the active seat has not started a turn");
+    }
+    // §6.9 step 5 clears every unit's marks before the other seat's turn, and only the active seat's units
+    // are ordered, moved or battle during it.
+    let marked = |u: &Unit| u.ordered || u.moved > 0 || u.battles > 0 || u.no_battle || u.overrun;
+    if s.units
+        .iter()
+        .flatten()
+        .any(|u| u.seat != s.active && marked(u))
+    {
+        return bad("a unit not the active seat's carries this turn's marks");
     }
     if s.turns[0] as u32 + s.turns[1] as u32 > s.rules.turn_limit {
         return bad("more turns than the turn limit");
@@ -622,9 +635,19 @@ fn check_context(s: &Memoir44State, f: &Fields) -> Result<()> {
             if s.turns != [0, 0] || hand_size(&s.deck) == 0 {
                 return bad("the deal needs turns [0,0] and cards in the deck");
             }
-            let full = (0..2).all(|p| hand_size(&s.hands[p]) >= s.rules.cards[p] as u32);
-            if full {
+            let size = |p: usize| hand_size(&s.hands[p]);
+            let dealt = |p: usize| s.rules.cards[p] as u32;
+            if (0..2).all(|p| size(p) >= dealt(p)) {
                 return bad("the hands are dealt");
+            }
+            if (0..2).any(|p| size(p) > dealt(p)) {
+                return bad("a hand holds more cards than the scenario deals");
+            }
+            if size(1) > 0 && size(0) < dealt(0) {
+                return bad("seat 0's hand is dealt before seat 1's");
+            }
+            if s.played.is_some() || s.card.is_some() {
+                return bad("the deal comes before any turn");
             }
         }
         Phase::Play => {
@@ -667,6 +690,12 @@ fn check_context(s: &Memoir44State, f: &Fields) -> Result<()> {
             if matches!(b.cur.kind, BKind::Attack | BKind::Ambush) && b.cur.attacker.is_none() {
                 return bad("an attack needs its attacker");
             }
+            if b.cur
+                .attacker
+                .is_some_and(|h| s.unit_at(h as usize).is_none())
+            {
+                return bad("the battle's attacker is not on the board");
+            }
         }
         Phase::Advance => {
             let Some(b) = s
@@ -700,6 +729,12 @@ fn check_context(s: &Memoir44State, f: &Fields) -> Result<()> {
         Phase::Roll => {
             if s.roll.is_none_or(|r| r.dice == 0) {
                 return bad("needs dice to roll");
+            }
+            if !matches!(
+                s.card,
+                Some(super::cards::MEDICS | super::cards::THEIR_FINEST_HOUR)
+            ) {
+                return bad("only for medics_and_mechanics or their_finest_hour");
             }
             if s.card == Some(super::cards::MEDICS) && !own_unit(s.unit) {
                 return bad("medics needs its unit");
