@@ -298,26 +298,8 @@ fn common(s: &Memoir44State, hands: [Option<usize>; 2]) -> String {
     out
 }
 
-pub fn observation_string(s: &Memoir44State, p: usize) -> String {
-    let p = p & 1;
-    let mut hands = [None, None];
-    hands[p] = Some(p);
-    let mut out = common(s, hands);
-    if s.drawer == Some(p as u8) && s.recon.n > 0 {
-        let r: Vec<&str> = s
-            .recon
-            .as_slice()
-            .iter()
-            .map(|&k| KEYS[k as usize % TYPES])
-            .collect();
-        let _ = writeln!(out, "recon {}", r.join(" "));
-    }
-    let _ = writeln!(out, "you are seat {p}");
-    out
-}
-
-pub fn to_text(s: &Memoir44State) -> String {
-    let mut out = common(s, [Some(0), Some(1)]);
+/// The Recon pair awaiting `keep`, if any (seen by its drawer only).
+fn recon_line(out: &mut String, s: &Memoir44State) {
     if s.recon.n > 0 {
         let r: Vec<&str> = s
             .recon
@@ -327,5 +309,22 @@ pub fn to_text(s: &Memoir44State) -> String {
             .collect();
         let _ = writeln!(out, "recon {}", r.join(" "));
     }
+}
+
+pub fn observation_string(s: &Memoir44State, p: usize) -> String {
+    let p = p & 1;
+    let mut hands = [None, None];
+    hands[p] = Some(p);
+    let mut out = common(s, hands);
+    if s.drawer == Some(p as u8) {
+        recon_line(&mut out, s);
+    }
+    let _ = writeln!(out, "you are seat {p}");
+    out
+}
+
+pub fn to_text(s: &Memoir44State) -> String {
+    let mut out = common(s, [Some(0), Some(1)]);
+    recon_line(&mut out, s);
     out
 }
