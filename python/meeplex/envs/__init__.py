@@ -42,6 +42,10 @@ def _accepted(game_id: str, params: dict[str, object]) -> meeplex.Game | None:
         return None
 
 
+# The parameters that cap a game's length, by game: Memoir '44 counts turns, Viticulture years.
+_LENGTH_KEYS = ("max_turns", "turn_limit", "max_years")
+
+
 def game_variants(*, min_seats: int = 1, max_turns: int | None = None) -> list[str]:
     """Game strings for every registered game and a generic set of its variants: the defaults, each boolean
     flipped, every accepted seat count (``players``), and 0 and 1 for the other int parameters, keeping what
@@ -61,10 +65,11 @@ def game_variants(*, min_seats: int = 1, max_turns: int | None = None) -> list[s
             game = _accepted(game_id, overrides)
             if game is None or game.num_players() < min_seats:
                 continue
-            if max_turns is not None and "max_turns" in game.params:
-                game = _accepted(
-                    game_id, {**game.params, "max_turns": min(game.params["max_turns"], max_turns)}
-                )
+            length_key = next((k for k in _LENGTH_KEYS if k in game.params), None)
+            if max_turns is not None and length_key is not None:
+                limit = game.params[length_key]
+                assert isinstance(limit, int)
+                game = _accepted(game_id, {**game.params, length_key: min(limit, max_turns)})
                 assert game is not None, "a shorter turn limit than an accepted one is accepted"
             label = game_label(game)
             if label not in found:
