@@ -2327,8 +2327,9 @@ def _check_thingvellir(state: NidavellirState) -> None:
             raise _bad(f"seat {i} has the Zolkur flag without Zolkur")
     if any(count > 1 for count in places):
         raise _bad("a camp card is in two places")
-    if any(CAMP_AGE[m] != state.age for m in state.camp_deck):
-        raise _bad("the camp deck holds a card of the other Age")
+    if any(CAMP_AGE[m] != state.age for m in state.camp_deck + state.camp):
+        # camp_clear empties the camp of Age I before Age II begins: neither pile holds the other Age's cards.
+        raise _bad("the camp or its deck holds a card of the other Age")
     if state.age == 1 and any(CAMP_AGE[m] == 2 for m in range(NUM_CAMP) if places[m]):
         raise _bad("an Age II camp card is out in Age I")
     if len(state.camp) > CAMP_SIZE:

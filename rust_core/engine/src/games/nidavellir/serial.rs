@@ -540,7 +540,8 @@ pub fn deserialize(
             s.enlist[i] = q as u8;
         }
         s.enlist_len = enlist.len() as u8;
-        s.enlist_pos = obj.int("enlist_pos", 0, enlist.len() as i64)? as u8;
+        // The order is emptied after its last seat (state.rs), so a position past the end is unreachable.
+        s.enlist_pos = obj.int("enlist_pos", 0, (enlist.len() as i64 - 1).max(0))? as u8;
     }
     let dist = obj.ints("distinctions", 5..=5, -2, nl - 1)?;
     for i in 0..5 {
