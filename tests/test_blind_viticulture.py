@@ -198,6 +198,7 @@ def test_v03bc_the_temporary_worker_goes_back_at_year_end(engine):
     s = snap(st)
     assert (s["phase"], s["year"], s["temp"], s["rows"]) == ("spring", 4, -1, [0, 0])
     assert st.current_player() == 1  # the token went from A to B
+    legal(st, "wake 7")  # T is back on row 7, free to take
     act(st, "wake 2", "wake 1")
     s = snap(st)
     assert s["phase"] == "summer" and s["temp"] == -1
