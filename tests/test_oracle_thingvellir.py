@@ -370,6 +370,12 @@ def test_scoring_artefacts(card, points):
     own(obj, 0, "w6e8" if age == 1 else "hb", "w6b" if age == 1 else "w6m1")
     base = load(game, obj).bravery(0)
     own(obj, 0, card)
+    if card == "jarnglofi":  # T8: its owner's trading coin is gone for good
+        seat = obj["seats"][0]
+        seat["hand"], seat["bids"] = (
+            [c for c in seat["hand"] if c != C["b0"]],
+            [-1 if c == C["b0"] else c for c in seat["bids"]],
+        )
     assert load(game, obj).bravery(0) - base == points
 
 

@@ -2086,7 +2086,9 @@ _bad, _strict_pairs, _check_keys, _int_in, _bool = (
 _list = _fields.list
 
 
-def _counts(value: object, length: int, what: str, high: int = 10**6) -> list[int]:
+def _counts(value: object, length: int, what: str, high: int = 255) -> list[int]:
+    # 255: the largest count docs/rules/nidavellir.md §8 lets a pile hold (a byte in the Rust core; the game
+    # has fewer than 255 of every component, so a larger count is never a reachable state).
     return [_int_in(item, 0, high, f"a count in {what}") for item in _list(value, what, length)]
 
 
@@ -2261,10 +2263,12 @@ def _check_consistency(state: NidavellirState) -> None:
     game = state.game
     if state.phase != "over":
         for i, seat in enumerate(state.seats):
-            # TV §5 Jarnglofi: its owner may have lost its trading coin.
-            low = 4 if JARNGLOFI in seat.camp_cards and not set(TRADING_COINS) & set(seat.coins()) else 5
-            if not low <= len(seat.coins()) <= 5:
-                raise _bad(f"seat {i} owns {len(seat.coins())} coins, not 5")
+            # TV §5 Jarnglofi (T8): its owner's trading coin is discarded at once and for good.
+            jarnglofi = JARNGLOFI in seat.camp_cards
+            if len(seat.coins()) != (4 if jarnglofi else 5):
+                raise _bad(f"seat {i} owns {len(seat.coins())} coins, not {4 if jarnglofi else 5}")
+            if jarnglofi and set(TRADING_COINS) & set(seat.coins()):
+                raise _bad(f"seat {i} holds a trading coin with Jarnglofi")
     held = [0] * NUM_COINS
     for i, seat in enumerate(state.seats):
         coins = seat.coins()
@@ -2338,6 +2342,15 @@ def _check_thingvellir(state: NidavellirState) -> None:
         raise _bad("camp_visited outside a tavern")
     if len(set(state.enlist)) != len(state.enlist):
         raise _bad("a seat is twice in the enlistment order")
+    if (
+        not state.queue
+        and state.phase in ("bid", "uline_bid")
+        and state.tavern < 0
+        and len(state.camp) < CAMP_SIZE
+        and state.camp_deck
+        and all(bid < 0 for seat in state.seats for bid in seat.bids)
+    ):
+        raise _bad("the camp has room and cards to deal, but the turn has gone on to its bids")  # TV §4.1
 
 
 def _column_of(entry: int) -> int | None:

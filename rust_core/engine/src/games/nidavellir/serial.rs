@@ -313,6 +313,9 @@ fn tv_checks(s: &NidavellirState) -> Result<()> {
     if seen != 0 {
         return err("a camp card is in two places");
     }
+    if s.age == 1 && all & AGE2_CAMP != 0 {
+        return err("an Age II camp card is out in Age I");
+    }
     for h in 0..TV_HEROES {
         let held = (0..n)
             .filter(|&q| s.seats[q].tv_heroes >> h & 1 == 1)
@@ -755,6 +758,10 @@ pub fn deserialize(
         let coins = 5 - (tv && seat.has_camp(JARNGLOFI)) as u32;
         if s.phase != Phase::Over && owned.iter().map(|&c| c as u32).sum::<u32>() != coins {
             return so.fail("hand", "and bids must hold exactly five coins");
+        }
+        // T8 discards the trading coin (b0, or s3 in its place) for good: an owner holding one is unreachable.
+        if tv && seat.has_camp(JARNGLOFI) && (owned[B0 as usize] > 0 || owned[S3 as usize] > 0) {
+            return so.fail("hand", "holds a trading coin with Jarnglofi");
         }
         if (0..6).any(|c| owned[c] > 1) {
             return so.fail("hand", "holds a basic or special coin twice");
