@@ -15,6 +15,7 @@ use crate::games::forbidden_island::{self, ForbiddenIslandGame, ForbiddenIslandS
 use crate::games::lineit::{self, LineItGame, LineItState};
 use crate::games::memoir44::{self, Memoir44Game, Memoir44State};
 use crate::games::nidavellir::{self, NidavellirGame, NidavellirState};
+use crate::games::viticulture::{self, VitState, ViticultureGame};
 use crate::{Game, GameError, Params, Player, Result, Rng, State};
 
 /// The ids of all registered games, sorted.
@@ -29,6 +30,7 @@ pub const GAME_IDS: &[&str] = &[
     lineit::ID,
     memoir44::ID,
     nidavellir::ID,
+    viticulture::ID,
 ];
 
 #[derive(Clone, Debug)]
@@ -43,6 +45,7 @@ pub enum AnyGame {
     LineIt(LineItGame),
     Memoir44(Memoir44Game),
     Nidavellir(NidavellirGame),
+    Viticulture(ViticultureGame),
 }
 
 // The variants differ in size (each game's state is as big as its rules need), and boxing the big ones would
@@ -63,6 +66,8 @@ pub enum AnyState {
     Memoir44(Box<Memoir44State>),
     /// Boxed: a Nidavellir state holds five armies of fixed columns (over a kilobyte).
     Nidavellir(Box<NidavellirState>),
+    /// Boxed: a Viticulture state holds six seats of hands and known cards (kilobytes).
+    Viticulture(Box<VitState>),
 }
 
 /// `$V` names the variant matched, so that a body can wrap a new state in the same variant.
@@ -120,6 +125,11 @@ macro_rules! game_dispatch {
             AnyGame::Nidavellir($g) => {
                 #[allow(non_snake_case, unused_variables)]
                 let $V = |s: NidavellirState| AnyState::Nidavellir(Box::new(s));
+                $body
+            }
+            AnyGame::Viticulture($g) => {
+                #[allow(non_snake_case, unused_variables)]
+                let $V = |s: VitState| AnyState::Viticulture(Box::new(s));
                 $body
             }
         }
@@ -182,6 +192,11 @@ macro_rules! state_dispatch {
                 let $V = |s: NidavellirState| AnyState::Nidavellir(Box::new(s));
                 $body
             }
+            AnyState::Viticulture($s) => {
+                #[allow(non_snake_case, unused_variables)]
+                let $V = |s: VitState| AnyState::Viticulture(Box::new(s));
+                $body
+            }
         }
     };
 }
@@ -203,6 +218,7 @@ impl AnyGame {
             lineit::ID => Ok(AnyGame::LineIt(LineItGame::new(params)?)),
             memoir44::ID => Ok(AnyGame::Memoir44(Memoir44Game::new(params)?)),
             nidavellir::ID => Ok(AnyGame::Nidavellir(NidavellirGame::new(params)?)),
+            viticulture::ID => Ok(AnyGame::Viticulture(ViticultureGame::new(params)?)),
             _ => Err(GameError::InvalidState(format!(
                 "unknown game {id:?} (known: {})",
                 GAME_IDS.join(", ")

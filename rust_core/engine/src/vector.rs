@@ -352,6 +352,13 @@ impl VectorCore {
                 n,
                 autoreset,
             )),
+            AnyState::Viticulture(s) => Box::new(Lanes::new(
+                g,
+                *s,
+                |s| AnyState::Viticulture(Box::new(s)),
+                n,
+                autoreset,
+            )),
         };
         batch.reset(seed);
         VectorCore {

@@ -9,3 +9,4 @@ pub mod forbidden_island;
 pub mod lineit;
 pub mod memoir44;
 pub mod nidavellir;
+pub mod viticulture;
