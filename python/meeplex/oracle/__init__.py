@@ -48,6 +48,7 @@ GAMES: dict[str, type[_GameClass]] = {
     "lineit": __import__("meeplex.oracle.lineit", fromlist=["_"]).LineitGame,
     "memoir44": __import__("meeplex.oracle.memoir44", fromlist=["_"]).Memoir44Game,
     "nidavellir": __import__("meeplex.oracle.nidavellir", fromlist=["_"]).NidavellirGame,
+    "viticulture": __import__("meeplex.oracle.viticulture", fromlist=["_"]).ViticultureGame,
 }
 
 
