@@ -195,7 +195,8 @@ def test_planting_limit() -> None:
 
 
 def test_harvest_collision_goes_lower() -> None:
-    """RB: the token goes "on the 3-value white icon … (if it's empty; otherwise to the 2-value icon, etc)"."""
+    """RB: the token goes "on the 3-value white icon … (if it's empty; otherwise to the 2-value icon,
+    etc)"."""
     game, obj = summer_turn()
     seat = obj["state"]["seats"][0]
     seat["fields"][0]["vines"][4] = 1  # trebbiano: white 2
@@ -210,7 +211,8 @@ def test_harvest_collision_goes_lower() -> None:
 
 
 def test_wine_caps_blush_sparkling() -> None:
-    """§9.3: lowered to the cellar's top; blush needs the medium cellar and >= 4, sparkling the large and >= 7."""
+    """§9.3: lowered to the cellar's top; blush needs the medium cellar and >= 4, sparkling the large and
+    >= 7."""
     game, obj = summer_turn()
     seat = obj["state"]["seats"][0]
     seat["crush"]["red"][7] = True  # r8
