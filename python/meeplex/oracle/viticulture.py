@@ -2266,11 +2266,14 @@ class ViticultureState:
         if self.texts is None:
             prefix_len = len(self.actions) - len(self.turn)
             replay = ViticultureGame(self.game._params).new_initial_state()
-            for a in self.actions[:prefix_len]:
-                replay.apply_action(a)
-            assert replay.texts is not None
-            turn_texts = self.clone_texts_of_turn()
-            self.texts = replay.texts + turn_texts
+            try:
+                for a in self.actions[:prefix_len]:
+                    replay.apply_action(a)
+                assert replay.texts is not None
+                prefix = replay.texts
+            except IllegalActionError:  # a hand-made snapshot whose history does not replay: the ids
+                prefix = [str(a) for a in self.actions[:prefix_len]]
+            self.texts = prefix + self.clone_texts_of_turn()
         return self.texts
 
     def clone_texts_of_turn(self) -> list[str]:
