@@ -82,7 +82,8 @@ def test_conformance_whole_games(engine, case):
     effort every third state is checked, and always the last)."""
     game_id, variant = case
     params = dict(variant)
-    for key in ("max_turns", "turn_limit"):  # the turn limits' names (flip_city, memoir44)
+    # the turn limits' names (flip_city, memoir44; viticulture's year limit)
+    for key in ("max_turns", "turn_limit", "max_years"):
         if key in _make(engine, game_id).params:
             params[key] = min(params.get(key, SHORT_TURNS), SHORT_TURNS)
     game = _make(engine, game_id, **params)
