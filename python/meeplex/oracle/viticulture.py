@@ -13,7 +13,6 @@ noted in ``VITPY_NOTES.md`` at the worktree root and marked ``READING`` here.
 
 from __future__ import annotations
 
-import copy
 import json
 import operator
 from collections.abc import Generator, Mapping
@@ -106,6 +105,10 @@ def kind_key(k: int) -> str:
 
 def kind_deck(k: int) -> int:
     """The deck (snapshot order vine, summer, order, winter) of card kind k."""
+    return _KIND_DECK[k] if 0 <= k < NUM_KINDS else VINE_DECK
+
+
+def _kind_deck(k: int) -> int:
     if k < ORDER0:
         return VINE_DECK
     if k < SUMMER0:
@@ -115,10 +118,18 @@ def kind_deck(k: int) -> int:
     return WINTER_DECK
 
 
+def _copy_table(table: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of the JSON-shaped table (faster than ``copy.deepcopy``)."""
+    result: dict[str, Any] = json.loads(json.dumps(table))
+    return result
+
+
 def visitor_of(k: int) -> dict[str, Any]:
     return SUMMER[k - SUMMER0] if k < WINTER0 else WINTER[k - WINTER0]
 
 
+_KIND_DECK = [_kind_deck(k) for k in range(NUM_KINDS)]
+KINDS_OF_DECK = [[k for k in range(NUM_KINDS) if _KIND_DECK[k] == d] for d in range(4)]
 KIND_COPIES = [v["count"] for v in VINES] + [1] * (NUM_KINDS - ORDER0)
 
 # ---------------------------------------------------------------------------------------------------------
@@ -412,7 +423,7 @@ class ViticultureState:
         while True:
             self._check_end_flag()
             t = self.T
-            self.snap = None if t["phase"] == "setup" else copy.deepcopy(t)
+            self.snap = None if t["phase"] == "setup" else _copy_table(t)
             self.turn = []
             self.in_play = []
             if t["phase"] == "over":
@@ -2083,7 +2094,7 @@ class ViticultureState:
 
     def _replay_from(self, table: dict[str, Any] | None, turn: list[int]) -> None:
         """Load the snapshot (or the initial table), then apply ``turn`` (raises IllegalActionError)."""
-        self.T = copy.deepcopy(table) if table is not None else self.game.initial_table()
+        self.T = _copy_table(table) if table is not None else self.game.initial_table()
         self._begin_unit()
         for a in turn:
             self.apply_action(a)
@@ -2117,7 +2128,7 @@ class ViticultureState:
         order = [(p + i) % self.n for i in range(1, self.n)]
         generator: RngLike | None = rng if callable(getattr(rng, "below", None)) else None  # type: ignore[assignment]
         for deck in range(4):
-            kinds = [k for k in range(NUM_KINDS) if kind_deck(k) == deck]
+            kinds = KINDS_OF_DECK[deck]
             pool = [0] * NUM_KINDS
             slots: dict[int, int] = {}
             for k in kinds:
@@ -2147,10 +2158,10 @@ class ViticultureState:
             for k in kinds:
                 t["decks"][deck][k] = pool[k]
         if twin.turn:
-            twin.snap = copy.deepcopy(t)  # READING: rebased (see the docstring)
+            twin.snap = _copy_table(t)  # READING: rebased (see the docstring)
             twin.turn = []
         else:
-            twin.snap = copy.deepcopy(t) if t["phase"] != "setup" else None
+            twin.snap = _copy_table(t) if t["phase"] != "setup" else None
         return twin
 
     # ----- observations (§15.5) -----
@@ -2180,7 +2191,7 @@ class ViticultureState:
             block += [float(b) for c in COLOURS for b in seat["crush"][c]]
             block += [float(b) for w in WINE_TYPES for b in seat["cellar"][w]]
             hand = seat["hand"]
-            block += [float(sum(hand[k] for k in range(NUM_KINDS) if kind_deck(k) == d)) for d in range(4)]
+            block += [float(sum(hand[k] for k in KINDS_OF_DECK[d])) for d in range(4)]
             block += hot(7, t["rows"][q] - 1)
             block += [float(t["passed"][q])]
             block += [float(seat["windmill_used"]), float(seat["tasting_used"]), float(seat["yoke"] >= 0)]
@@ -2229,10 +2240,7 @@ class ViticultureState:
         for q in range(self.n):
             seat = self.S(q)
             hand = seat["hand"]
-            types = ",".join(
-                f"{DECK_WORDS[d]}:{sum(hand[k] for k in range(NUM_KINDS) if kind_deck(k) == d)}"
-                for d in range(4)
-            )
+            types = ",".join(f"{DECK_WORDS[d]}:{sum(hand[k] for k in KINDS_OF_DECK[d])}" for d in range(4))
             cards = hand if q == p else seat and self.S(p)["known"][q]
             shown = ",".join(f"{kind_key(k)}x{c}" for k, c in enumerate(cards) if c > 0)
             fields = ";".join(
@@ -2265,12 +2273,8 @@ class ViticultureState:
     def _all_texts(self) -> list[str]:
         if self.texts is None:
             prefix_len = len(self.actions) - len(self.turn)
-            replay = ViticultureGame(self.game._params).new_initial_state()
             try:
-                for a in self.actions[:prefix_len]:
-                    replay.apply_action(a)
-                assert replay.texts is not None
-                prefix = replay.texts
+                prefix = _history_texts(self.game, self.actions[:prefix_len])
             except IllegalActionError:  # a hand-made snapshot whose history does not replay: the ids
                 prefix = [str(a) for a in self.actions[:prefix_len]]
             self.texts = prefix + self.clone_texts_of_turn()
@@ -2319,6 +2323,27 @@ class ViticultureState:
         return isinstance(other, ViticultureState) and other.serialize() == self.serialize()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+# A few replayed states, so that the texts of a long history are rebuilt incrementally (a deserialized
+# state knows its history's ids, not which of them were chance outcomes).
+_REPLAYS: list[ViticultureState] = []
+
+
+def _history_texts(game: ViticultureGame, actions: list[int]) -> list[str]:
+    best: ViticultureState | None = None
+    for cached in _REPLAYS:
+        done = cached.actions
+        if cached.game == game and len(done) <= len(actions) and actions[: len(done)] == done:
+            if best is None or len(done) > len(best.actions):
+                best = cached
+    replay = best.clone() if best is not None else game.new_initial_state()
+    for a in actions[len(replay.actions) :]:
+        replay.apply_action(a)
+    _REPLAYS.append(replay)
+    del _REPLAYS[:-8]
+    assert replay.texts is not None
+    return list(replay.texts)
 
 
 # ---------------------------------------------------------------------------------------------------------
