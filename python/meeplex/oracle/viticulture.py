@@ -2505,6 +2505,21 @@ def _check_snapshot(game: ViticultureGame, t: dict[str, Any]) -> None:
             raise bad("dealt lists must be ascending")
         _F.int_in(seat["mama"], -1, 17, "mama")
         _F.int_in(seat["papa"], -1, 17, "papa")
+    for s, seat in enumerate(t["seats"]):  # the workers standing somewhere are the ones marked placed
+        on = [0, 0]
+        for entries in t["board"]:
+            for q, _space, kind in entries:
+                if q == s:
+                    on[kind] += 1
+        for q, _a, _space, kind in t["planned"]:
+            if q == s:
+                on[kind] += 1
+        for kind in range(2):
+            on[kind] += t["cart"][s][kind]
+        if seat["yoke"] >= 0:
+            on[seat["yoke"]] += 1
+        if on != [seat["regular_placed"], int(seat["grande_placed"])]:
+            raise bad(f"seat {s}'s placed workers do not match the board, cart, Yoke and plans")
     expected = list(KIND_COPIES)
     if game._params["queen"] == "off":
         expected[WINTER0 + QUEEN_W] = 0
