@@ -277,3 +277,29 @@ def test_resample_keeps_own_view() -> None:
             kinds = [k for k in range(121) if vit.kind_deck(k) == d]
             assert sum(hand[k] for k in kinds) == sum(other[k] for k in kinds)
     assert twin.observation_tensor(0).tolist() == state.observation_tensor(0).tolist()
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_bonus_spaces_by_player_count(players: int) -> None:
+    """RB: "In the 2-player game, only the left action space is available; for the 3 – 4 player game the left
+    and middle action spaces are available"."""
+    game, obj = summer_turn(players=players)
+    state = load(game, obj)
+    texts = [state.action_to_string(a) for a in state.legal_actions()]
+    assert "place tour plain r" in texts and "place lira r" in texts and "pass" in texts
+    assert ("place tour bonus r" in texts) == (players == 3)
+    assert not any(text.endswith("over g") for text in texts)  # nothing is full yet
+
+
+def test_temporary_worker_on_row_7() -> None:
+    """§6.1 row 7: "Gain the temporary worker for the year"; it is placed as a regular worker (§6.2)."""
+    game, obj = summer_turn()
+    table = obj["state"]
+    s = table["turn_seat"]
+    other = 1 - s
+    table["rows"][s], table["rows"][other] = 7, 1
+    table["temp"] = s
+    table["turn_seat"] = other  # row 1 moves first
+    state = load(game, obj)
+    assert state._workers_left(s) == (3, True)
+    assert state._workers_left(other) == (2, True)
