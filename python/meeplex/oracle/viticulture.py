@@ -1,4 +1,4 @@
-"""Viticulture Essential Edition: the pure-Python reference implementation of ``viticulture`` (2 to 6 players).
+"""Viticulture Essential Edition: the pure-Python reference implementation of ``viticulture`` (2-6 seats).
 
 Written from the contract ``docs/rules/viticulture.md`` (cited "§n"; §15 is binding and overrides earlier
 sections), the BGA game-help page and the structured card facts. The components are read from
@@ -13,7 +13,6 @@ noted in ``VITPY_NOTES.md`` at the worktree root and marked ``READING`` here.
 
 from __future__ import annotations
 
-import copy
 import json
 import operator
 from collections.abc import Generator, Mapping
@@ -73,7 +72,19 @@ TRAIN_COST = 4
 SEASON_CAP = 14
 QUEEN_W = next(w for w, c in enumerate(WINTER) if c["key"] == "queen")
 
-ACTION_KEYS = ("vine", "tour", "build", "visit_s", "sell", "plant", "order", "harvest", "train", "visit_w", "wine")
+ACTION_KEYS: tuple[str, ...] = (
+    "vine",
+    "tour",
+    "build",
+    "visit_s",
+    "sell",
+    "plant",
+    "order",
+    "harvest",
+    "train",
+    "visit_w",
+    "wine",
+)
 ACTION_KEYS = (*ACTION_KEYS, "fill")
 SUMMER_ACTIONS = range(0, 6)
 WINTER_ACTIONS = range(6, 12)
@@ -94,6 +105,10 @@ def kind_key(k: int) -> str:
 
 def kind_deck(k: int) -> int:
     """The deck (snapshot order vine, summer, order, winter) of card kind k."""
+    return _KIND_DECK[k] if 0 <= k < NUM_KINDS else VINE_DECK
+
+
+def _kind_deck(k: int) -> int:
     if k < ORDER0:
         return VINE_DECK
     if k < SUMMER0:
@@ -103,10 +118,18 @@ def kind_deck(k: int) -> int:
     return WINTER_DECK
 
 
+def _copy_table(table: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of the JSON-shaped table (faster than ``copy.deepcopy``)."""
+    result: dict[str, Any] = json.loads(json.dumps(table))
+    return result
+
+
 def visitor_of(k: int) -> dict[str, Any]:
     return SUMMER[k - SUMMER0] if k < WINTER0 else WINTER[k - WINTER0]
 
 
+_KIND_DECK = [_kind_deck(k) for k in range(NUM_KINDS)]
+KINDS_OF_DECK = [[k for k in range(NUM_KINDS) if _KIND_DECK[k] == d] for d in range(4)]
 KIND_COPIES = [v["count"] for v in VINES] + [1] * (NUM_KINDS - ORDER0)
 
 # ---------------------------------------------------------------------------------------------------------
@@ -290,7 +313,7 @@ class ViticultureGame:
             decks[kind_deck(k)][k] = KIND_COPIES[k]
         if self._params["queen"] == "off":
             decks[WINTER_DECK][WINTER0 + QUEEN_W] = 0
-        seats = [
+        seats: list[dict[str, Any]] = [
             {
                 "vp": 0,
                 "lira": 0,
@@ -300,7 +323,9 @@ class ViticultureGame:
                 "grande_placed": False,
                 "regular_placed": 0,
                 "structures": [False] * 8,
-                "fields": [{"owned": True, "vines": [0] * 9, "harvested": False, "over": False} for _ in range(3)],
+                "fields": [
+                    {"owned": True, "vines": [0] * 9, "harvested": False, "over": False} for _ in range(3)
+                ],
                 "crush": {"red": [False] * 9, "white": [False] * 9},
                 "cellar": {t: [False] * 9 for t in WINE_TYPES},
                 "hand": [0] * NUM_KINDS,
@@ -365,7 +390,9 @@ class Req:
 
     __slots__ = ("legal", "player", "seen", "weights")
 
-    def __init__(self, player: int, legal: list[int], weights: list[tuple[int, int]] | None, seen: int) -> None:
+    def __init__(
+        self, player: int, legal: list[int], weights: list[tuple[int, int]] | None, seen: int
+    ) -> None:
         self.player = player
         self.legal = legal
         self.weights = weights
@@ -396,7 +423,7 @@ class ViticultureState:
         while True:
             self._check_end_flag()
             t = self.T
-            self.snap = None if t["phase"] == "setup" else copy.deepcopy(t)
+            self.snap = None if t["phase"] == "setup" else _copy_table(t)
             self.turn = []
             self.in_play = []
             if t["phase"] == "over":
@@ -436,7 +463,7 @@ class ViticultureState:
 
     def _can_draw(self, deck: int, extra: int = 0) -> bool:
         t = self.T
-        return sum(t["decks"][deck]) + len(t["discards"][deck]) > extra
+        return bool(sum(t["decks"][deck]) + len(t["discards"][deck]) > extra)
 
     def _reveal(self, deck: int, seen: int) -> Flow:
         """§8 a deck draw: the chance node, the card leaves the deck; None if nothing can be drawn."""
@@ -715,7 +742,9 @@ class ViticultureState:
         hand = self.S(s)["hand"]
         wines = self._wines(s)
         return [
-            FILL + o for o in range(36) if hand[ORDER0 + o] > 0 and self._order_picks(wines, ORDERS[o]["requires"])
+            FILL + o
+            for o in range(36)
+            if hand[ORDER0 + o] > 0 and self._order_picks(wines, ORDERS[o]["requires"])
         ]
 
     def _can_age_any(self, s: int) -> bool:
@@ -757,7 +786,7 @@ class ViticultureState:
         if cond == "vp_nonnegative":
             return bool(seat["vp"] >= 0)
         if cond == "structures_ge_6":
-            return sum(seat["structures"]) >= 6
+            return bool(sum(seat["structures"]) >= 6)
         if cond == "workers_eq_6":
             return bool(seat["regular"] + seat["trained"] + 1 == 6)
         if cond == "planted_value_4":
@@ -780,7 +809,7 @@ class ViticultureState:
         if price == "regular":
             return int(STRUCT_COST[nxt])
         if price == "regular-2":
-            return max(0, STRUCT_COST[nxt] - 2)
+            return max(0, int(STRUCT_COST[nxt]) - 2)
         return int(price)
 
     def _switch_pairs(self, s: int) -> list[tuple[int, int]]:
@@ -831,7 +860,7 @@ class ViticultureState:
         if op in ("gain", "draw", "if", "age_all_wine"):
             return True
         if op == "pay":
-            return (
+            return bool(
                 seat["lira"] >= st.get("lira", 0)
                 and seat["vp"] - st.get("vp", 0) >= -5
                 and seat["residual"] >= st.get("residual", 0)
@@ -839,7 +868,9 @@ class ViticultureState:
         if op == "plant":
             if st["min"] == 0:
                 return True
-            return bool(self._plant_ids(s, st.get("ignore_structures", False), st.get("ignore_field_limit", False)))
+            return bool(
+                self._plant_ids(s, st.get("ignore_structures", False), st.get("ignore_field_limit", False))
+            )
         if op == "build_structure":
             if st.get("optional"):
                 return True
@@ -880,7 +911,7 @@ class ViticultureState:
         if op == "switch_vines":
             return bool(self._switch_pairs(s))
         if op == "uproot_and_discard_vines":
-            return sum(sum(f["vines"]) for f in seat["fields"]) >= st["n"]
+            return bool(sum(sum(f["vines"]) for f in seat["fields"]) >= st["n"])
         if op == "train_worker":
             return bool(seat["regular"] + seat["trained"] < 5 and seat["lira"] >= st["price_lira"])
         if op == "upgrade_cellar_one_level":
@@ -994,6 +1025,7 @@ class ViticultureState:
         bonus_free = g.bonus_spaces > 0 and self._occupied(a, 1) < g.bonus_spaces
         if g._params["friendly_bonus"] and plain_free:
             bonus_free = False  # READING: the friendly variant's bonus only once the plain spaces are full
+
         def ok(bonus: bool, kind: int) -> bool:
             return not check_action or self._can_take_placed(s, a, bonus, kind)
 
@@ -1307,11 +1339,15 @@ class ViticultureState:
                 seat["fields"][f]["owned"] = False
             else:
                 self._sell_grape(s, choice)
-                yield from self._repeat(s, lambda: self._sell_ids(s, True), self._gen(self._sell_grape, s), 99, 0)
+                yield from self._repeat(
+                    s, lambda: self._sell_ids(s, True), self._gen(self._sell_grape, s), 99, 0
+                )
             if bonus:
                 self._vp(s, 1)
         elif a == A_PLANT:
-            yield from self._repeat(s, lambda: self._plant_ids(s), self._gen(self._plant, s), 2 if bonus else 1, 1)
+            yield from self._repeat(
+                s, lambda: self._plant_ids(s), self._gen(self._plant, s), 2 if bonus else 1, 1
+            )
         elif a == A_HARVEST:
             most = 2 if bonus else 1
             yield from self._repeat(s, lambda: self._harvest_ids(s), self._gen(self._harvest, s), most, 1)
@@ -1341,7 +1377,9 @@ class ViticultureState:
         self.S(s)["crush"][COLOURS[c]][v] = False
         self.S(s)["lira"] += (v + 1 + 2) // 3
 
-    def _make_seq(self, s: int, most: int, least: int, min_value: int, ignore: bool, ctx: dict[str, Any]) -> Flow:
+    def _make_seq(
+        self, s: int, most: int, least: int, min_value: int, ignore: bool, ctx: dict[str, Any]
+    ) -> Flow:
         made: list[int] = ctx.setdefault("types_made", [])
 
         def apply(choice: int) -> Flow:
@@ -1349,7 +1387,9 @@ class ViticultureState:
             return
             yield  # pragma: no cover
 
-        count = yield from self._repeat(s, lambda: list(self._make_options(s, min_value, ignore)), apply, most, least)
+        count = yield from self._repeat(
+            s, lambda: list(self._make_options(s, min_value, ignore)), apply, most, least
+        )
         return count
 
     def _fill_seq(self, s: int, bonus_vp: int) -> Flow:
@@ -1467,7 +1507,9 @@ class ViticultureState:
                 seat["lira"] += self._count(s, st["lira"], ctx)
             if "vp" in st:
                 self._vp(s, self._count(s, st["vp"], ctx))
-            if "residual" in st and not (ctx["card"] == "promoter" and self.game._params["promoter"] == "vp_only"):
+            if "residual" in st and not (
+                ctx["card"] == "promoter" and self.game._params["promoter"] == "vp_only"
+            ):
                 self._residual(s, self._count(s, st["residual"], ctx))
         elif op == "pay":
             seat["lira"] -= st.get("lira", 0)
@@ -1493,7 +1535,9 @@ class ViticultureState:
             yield from self._repeat(s, lambda: self._plant_ids(s, ign_s, ign_l), plant, st["max"], st["min"])
         elif op == "build_structure":
             for _ in range(st["n"]):
-                ids = self._build_ids(s, st.get("discount", 0), st.get("free", False), st.get("allowed_costs"))
+                ids = self._build_ids(
+                    s, st.get("discount", 0), st.get("free", False), st.get("allowed_costs")
+                )
                 if not ids:
                     break
                 choice = yield from self._ask(s, ids)
@@ -1511,7 +1555,9 @@ class ViticultureState:
                 return
                 yield  # pragma: no cover
 
-            yield from self._repeat(s, lambda: self._harvest_ids(s), harvest, st["max_fields"], st["min_fields"])
+            yield from self._repeat(
+                s, lambda: self._harvest_ids(s), harvest, st["max_fields"], st["min_fields"]
+            )
         elif op == "make_wine":
             yield from self._make_seq(
                 s, st["max"], st["min"], st.get("min_value", 1), st.get("ignore_cellar", False), ctx
@@ -1521,7 +1567,11 @@ class ViticultureState:
         elif op == "discard_cards":
             for _ in range(st["n"]):
                 hand = seat["hand"]
-                ids = [CARD + k for k in range(NUM_KINDS) if hand[k] > 0 and (st["kind"] == "any" or k >= SUMMER0)]
+                ids = [
+                    CARD + k
+                    for k in range(NUM_KINDS)
+                    if hand[k] > 0 and (st["kind"] == "any" or k >= SUMMER0)
+                ]
                 if not ids:
                     break
                 k = (yield from self._ask(s, ids)) - CARD
@@ -1630,14 +1680,22 @@ class ViticultureState:
             self._put_worker(s, kind)
             t["planned"].append([s, act, ("plain", "bonus", "over").index(word), kind])
         elif op == "retrieve_own_workers":
-            yield from self._repeat(s, lambda: self._retrievable(s), self._gen(self._retrieve, s), st["max"], 1)
+            yield from self._repeat(
+                s, lambda: self._retrievable(s), self._gen(self._retrieve, s), st["max"], 1
+            )
         elif op == "move_rooster_take_bonus_then_pass":
-            row = (yield from self._ask(s, [WAKE + r - 1 for r in range(1, 8) if r not in t["rows"]])) - WAKE + 1
+            row = (
+                (yield from self._ask(s, [WAKE + r - 1 for r in range(1, 8) if r not in t["rows"]]))
+                - WAKE
+                + 1
+            )
             t["rows"][s] = row
             yield from self._row_bonus(s, row)
             t["passed"][s] = True
         elif op == "take_previous_season_action":
-            a = (yield from self._ask(s, [TAKE + a for a in SUMMER_ACTIONS if self._can_take(s, a, False)])) - TAKE
+            a = (
+                yield from self._ask(s, [TAKE + a for a in SUMMER_ACTIONS if self._can_take(s, a, False)])
+            ) - TAKE
             yield from self._board_action(s, a, False)
         else:
             raise AssertionError(op)
@@ -1712,10 +1770,14 @@ class ViticultureState:
                 return
                 yield  # pragma: no cover
 
-            def ids() -> list[int]:
-                return [SEAT + q for q in range(self.n) if q != s and q not in chosen] if seat["lira"] >= 2 else []
+            def wedding_ids() -> list[int]:
+                return (
+                    [SEAT + q for q in range(self.n) if q != s and q not in chosen]
+                    if seat["lira"] >= 2
+                    else []
+                )
 
-            yield from self._repeat(s, ids, pay, 3, 1)
+            yield from self._repeat(s, wedding_ids, pay, 3, 1)
         elif key == "importer":
             yield from self._importer(s, others)
         elif key == "queen":
@@ -1733,8 +1795,13 @@ class ViticultureState:
                 self._vp(q, -1)
             elif pick == OPTION + 1:
                 for _ in range(2):
-                    k = (yield from self._ask(q, [CARD + x for x in range(NUM_KINDS) if other["hand"][x] > 0],
-                                             (1 << q) | (1 << s))) - CARD
+                    k = (
+                        yield from self._ask(
+                            q,
+                            [CARD + x for x in range(NUM_KINDS) if other["hand"][x] > 0],
+                            (1 << q) | (1 << s),
+                        )
+                    ) - CARD
                     self._give(q, s, k)
             else:
                 other["lira"] -= 3
@@ -1757,7 +1824,7 @@ class ViticultureState:
                     return
                     yield  # pragma: no cover
 
-                yield from self._repeat(q, lambda q=q: list(self._make_options(q)), more, 1, 0)  # type: ignore[misc]
+                yield from self._repeat(q, lambda q=q: list(self._make_options(q)), more, 1, 0)
                 if q != s:
                     made += 1
             for _ in range(made):
@@ -1996,7 +2063,9 @@ class ViticultureState:
 
     def string_to_action(self, text: object) -> int:
         if not isinstance(text, str):
-            raise InvalidNotationError(f"{GAME_NAME}: an action text must be a str, not {type(text).__name__}")
+            raise InvalidNotationError(
+                f"{GAME_NAME}: an action text must be a str, not {type(text).__name__}"
+            )
         folded = fold_white_space(text)
         table = _CHANCE_IDS if self.is_chance_node() else _DECISION_IDS
         if folded not in table:
@@ -2025,7 +2094,7 @@ class ViticultureState:
 
     def _replay_from(self, table: dict[str, Any] | None, turn: list[int]) -> None:
         """Load the snapshot (or the initial table), then apply ``turn`` (raises IllegalActionError)."""
-        self.T = copy.deepcopy(table) if table is not None else self.game.initial_table()
+        self.T = _copy_table(table) if table is not None else self.game.initial_table()
         self._begin_unit()
         for a in turn:
             self.apply_action(a)
@@ -2059,7 +2128,7 @@ class ViticultureState:
         order = [(p + i) % self.n for i in range(1, self.n)]
         generator: RngLike | None = rng if callable(getattr(rng, "below", None)) else None  # type: ignore[assignment]
         for deck in range(4):
-            kinds = [k for k in range(NUM_KINDS) if kind_deck(k) == deck]
+            kinds = KINDS_OF_DECK[deck]
             pool = [0] * NUM_KINDS
             slots: dict[int, int] = {}
             for k in kinds:
@@ -2089,10 +2158,10 @@ class ViticultureState:
             for k in kinds:
                 t["decks"][deck][k] = pool[k]
         if twin.turn:
-            twin.snap = copy.deepcopy(t)  # READING: rebased (see the docstring)
+            twin.snap = _copy_table(t)  # READING: rebased (see the docstring)
             twin.turn = []
         else:
-            twin.snap = copy.deepcopy(t) if t["phase"] != "setup" else None
+            twin.snap = _copy_table(t) if t["phase"] != "setup" else None
         return twin
 
     # ----- observations (§15.5) -----
@@ -2122,7 +2191,7 @@ class ViticultureState:
             block += [float(b) for c in COLOURS for b in seat["crush"][c]]
             block += [float(b) for w in WINE_TYPES for b in seat["cellar"][w]]
             hand = seat["hand"]
-            block += [float(sum(hand[k] for k in range(NUM_KINDS) if kind_deck(k) == d)) for d in range(4)]
+            block += [float(sum(hand[k] for k in KINDS_OF_DECK[d])) for d in range(4)]
             block += hot(7, t["rows"][q] - 1)
             block += [float(t["passed"][q])]
             block += [float(seat["windmill_used"]), float(seat["tasting_used"]), float(seat["yoke"] >= 0)]
@@ -2165,19 +2234,19 @@ class ViticultureState:
         t = self.T
         lines = [
             f"viticulture seat={p} year={t['year']} phase={t['phase']} first={t['first']} "
-            f"turn_seat={t['turn_seat']} current={self.current_player()} end_flag={str(t['end_flag']).lower()}"
+            f"turn_seat={t['turn_seat']} current={self.current_player()} "
+            f"end_flag={str(t['end_flag']).lower()}"
         ]
         for q in range(self.n):
             seat = self.S(q)
             hand = seat["hand"]
-            types = ",".join(
-                f"{DECK_WORDS[d]}:{sum(hand[k] for k in range(NUM_KINDS) if kind_deck(k) == d)}" for d in range(4)
-            )
+            types = ",".join(f"{DECK_WORDS[d]}:{sum(hand[k] for k in KINDS_OF_DECK[d])}" for d in range(4))
             cards = hand if q == p else seat and self.S(p)["known"][q]
             shown = ",".join(f"{kind_key(k)}x{c}" for k, c in enumerate(cards) if c > 0)
             fields = ";".join(
                 f"{FIELD_VALUES[f]}:{'o' if fd['owned'] else 's'}{'h' if fd['harvested'] else ''}"
-                f"{'!' if fd['over'] else ''}[" + ",".join(f"{VINES[v]['key']}x{c}" for v, c in enumerate(fd["vines"]) if c)
+                f"{'!' if fd['over'] else ''}["
+                + ",".join(f"{VINES[v]['key']}x{c}" for v, c in enumerate(fd["vines"]) if c)
                 + "]"
                 for f, fd in enumerate(seat["fields"])
             )
@@ -2185,10 +2254,12 @@ class ViticultureState:
             wines = ",".join(f"{WINE_LETTERS[w]}{v}" for w, v in self._wines(q))
             built = ",".join(STRUCT_KEYS[i] for i in range(8) if seat["structures"][i])
             lines.append(
-                f"seat {q}: vp={seat['vp']} lira={seat['lira']} residual={seat['residual']} row={t['rows'][q]} "
+                f"seat {q}: vp={seat['vp']} lira={seat['lira']} residual={seat['residual']} "
+                f"row={t['rows'][q]} "
                 f"passed={str(t['passed'][q]).lower()} workers={seat['regular']}+{seat['trained']} "
                 f"placed={seat['regular_placed']}{'+g' if seat['grande_placed'] else ''} yoke={seat['yoke']} "
-                f"mama={seat['mama']} papa={seat['papa']} dealt={seat['dealt']} built=[{built}] fields={fields} "
+                f"mama={seat['mama']} papa={seat['papa']} dealt={seat['dealt']} built=[{built}] "
+                f"fields={fields} "
                 f"crush=[{grapes}] cellar=[{wines}] hand={types} cards=[{shown}]"
             )
         lines.append("decks=" + ",".join(str(sum(d)) for d in t["decks"]))
@@ -2202,12 +2273,11 @@ class ViticultureState:
     def _all_texts(self) -> list[str]:
         if self.texts is None:
             prefix_len = len(self.actions) - len(self.turn)
-            replay = ViticultureGame(self.game._params).new_initial_state()
-            for a in self.actions[:prefix_len]:
-                replay.apply_action(a)
-            assert replay.texts is not None
-            turn_texts = self.clone_texts_of_turn()
-            self.texts = replay.texts + turn_texts
+            try:
+                prefix = _history_texts(self.game, self.actions[:prefix_len])
+            except IllegalActionError:  # a hand-made snapshot whose history does not replay: the ids
+                prefix = [str(a) for a in self.actions[:prefix_len]]
+            self.texts = prefix + self.clone_texts_of_turn()
         return self.texts
 
     def clone_texts_of_turn(self) -> list[str]:
@@ -2253,6 +2323,27 @@ class ViticultureState:
         return isinstance(other, ViticultureState) and other.serialize() == self.serialize()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+# A few replayed states, so that the texts of a long history are rebuilt incrementally (a deserialized
+# state knows its history's ids, not which of them were chance outcomes).
+_REPLAYS: list[ViticultureState] = []
+
+
+def _history_texts(game: ViticultureGame, actions: list[int]) -> list[str]:
+    best: ViticultureState | None = None
+    for cached in _REPLAYS:
+        done = cached.actions
+        if cached.game == game and len(done) <= len(actions) and actions[: len(done)] == done:
+            if best is None or len(done) > len(best.actions):
+                best = cached
+    replay = best.clone() if best is not None else game.new_initial_state()
+    for a in actions[len(replay.actions) :]:
+        replay.apply_action(a)
+    _REPLAYS.append(replay)
+    del _REPLAYS[:-8]
+    assert replay.texts is not None
+    return list(replay.texts)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -2414,6 +2505,21 @@ def _check_snapshot(game: ViticultureGame, t: dict[str, Any]) -> None:
             raise bad("dealt lists must be ascending")
         _F.int_in(seat["mama"], -1, 17, "mama")
         _F.int_in(seat["papa"], -1, 17, "papa")
+    for s, seat in enumerate(t["seats"]):  # the workers standing somewhere are the ones marked placed
+        on = [0, 0]
+        for entries in t["board"]:
+            for q, _space, kind in entries:
+                if q == s:
+                    on[kind] += 1
+        for q, _a, _space, kind in t["planned"]:
+            if q == s:
+                on[kind] += 1
+        for kind in range(2):
+            on[kind] += t["cart"][s][kind]
+        if seat["yoke"] >= 0:
+            on[seat["yoke"]] += 1
+        if on != [seat["regular_placed"], int(seat["grande_placed"])]:
+            raise bad(f"seat {s}'s placed workers do not match the board, cart, Yoke and plans")
     expected = list(KIND_COPIES)
     if game._params["queen"] == "off":
         expected[WINTER0 + QUEEN_W] = 0
@@ -2431,7 +2537,9 @@ def _deserialize(game: ViticultureGame, text: object) -> ViticultureState:
         raise
     except (ValueError, RecursionError) as exc:
         raise InvalidStateError(f"{_PREFIX}not JSON ({exc})") from None
-    root = _F.keys(obj, frozenset({"game", "params", "version", "history", "seen", "state", "turn"}), "the state")
+    root = _F.keys(
+        obj, frozenset({"game", "params", "version", "history", "seen", "state", "turn"}), "the state"
+    )
     if root["game"] != GAME_NAME:
         raise _F.bad(f"game must be {GAME_NAME!r}")
     if not _is_int(root["version"]) or root["version"] != SERIAL_VERSION:
