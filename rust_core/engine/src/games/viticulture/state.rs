@@ -1072,9 +1072,10 @@ impl VitState {
                     .filter(|&k| !visitor || Self::visitor_card(k))
                     .map(|k| s.hand[k] as u32)
                     .sum();
-                c >= n as u32
+                // the card in play is not in hand (one copy of each visitor)
+                c - self.holds_card(q, card) >= n as u32
             }
-            Step::DiscardHand => s.hand_size() >= 1,
+            Step::DiscardHand => s.hand_size() - self.holds_card(q, card) >= 1,
             Step::DiscardWine { min_value } => s
                 .cellar
                 .iter()
@@ -1103,6 +1104,10 @@ impl VitState {
             Step::PayOpponents => s.lira >= 2,
             Step::Queen => self.queen_ok(q),
         }
+    }
+    /// 1 if q still holds visitor `card` (playability is checked before the card leaves the hand).
+    fn holds_card(&self, q: usize, card: usize) -> u32 {
+        (card < SUMMER + WINTER && self.seats[q].hand[SUMMER0 + card] > 0) as u32
     }
     fn option_ok(&self, q: usize, card: usize, opt: usize) -> bool {
         let d = data();

@@ -47,6 +47,7 @@ fn random_play(g: &ViticultureGame, seed: u64, check_serial: bool) -> (VitState,
         for p in 0..g.num_players() {
             s.observation_tensor(p, &mut obs);
         }
+        check_invariants(&s);
     }
     (s, hist)
 }
@@ -183,4 +184,131 @@ fn wine_values_and_aging() {
     // harvest collisions
     assert_eq!(state::free_slot(0b111, 3, 1), None);
     assert_eq!(state::free_slot(0b100, 3, 1), Some(2));
+}
+
+#[test]
+#[ignore]
+fn stats() {
+    use std::collections::BTreeMap;
+    let mut tasks: BTreeMap<String, u64> = BTreeMap::new();
+    let mut plays = [0u32; 76];
+    let mut lens = Vec::new();
+    let mut years = Vec::new();
+    let t0 = std::time::Instant::now();
+    for players in 2i64..=6 {
+        let g = game(&[("players", ParamValue::Int(players))]);
+        for seed in 0..400 {
+            let mut s = g.new_initial_state();
+            let mut rng = Rng::new(seed);
+            let mut buf = Vec::new();
+            let mut w = Vec::new();
+            let mut n = 0;
+            while !s.is_terminal() {
+                let name = format!("{:?}", s.top())
+                    .split(['{', '(', ' '])
+                    .nth(0)
+                    .unwrap_or("")
+                    .to_string();
+                let name = format!("{:?}", s.top())
+                    .replace("Some(", "")
+                    .split([' ', '(', '{'])
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+                    + &name[..0];
+                *tasks.entry(name).or_default() += 1;
+                let a = if s.is_chance_node() {
+                    s.sample_chance(&mut rng, &mut w).unwrap()
+                } else {
+                    s.legal_actions(&mut buf);
+                    if buf.is_empty() {
+                        panic!(
+                            "empty at {:?} players {players} seed {seed}\n{}",
+                            s.top(),
+                            s.to_text()
+                        );
+                    }
+                    buf[rng.below(buf.len() as u64) as usize]
+                };
+                if !s.is_chance_node() && (242..318).contains(&a) {
+                    plays[(a - 242) as usize] += 1;
+                }
+                s.apply_action(a).unwrap();
+                check_invariants(&s);
+                n += 1;
+            }
+            lens.push(n);
+            years.push(s.year);
+        }
+    }
+    println!("time {:?} for {} games", t0.elapsed(), lens.len());
+    println!(
+        "len max {} mean {}",
+        lens.iter().max().unwrap(),
+        lens.iter().sum::<usize>() / lens.len()
+    );
+    println!(
+        "years max {} mean {}",
+        years.iter().max().unwrap(),
+        years.iter().map(|&y| y as usize).sum::<usize>() / years.len()
+    );
+    println!("{tasks:?}");
+    let d = data::data();
+    let never: Vec<&str> = (0..76)
+        .filter(|&i| plays[i] == 0)
+        .map(|i| d.visitors[i].key.as_str())
+        .collect();
+    println!("never played: {never:?}");
+    println!("plays: {:?}", plays);
+}
+
+fn check_invariants(s: &VitState) {
+    let d = data::data();
+    let n = s.n();
+    let mut count = [0u32; 121];
+    for deck in 0..4 {
+        for k in 0..121 {
+            count[k] += s.decks[deck][k] as u32;
+        }
+        for i in 0..s.discard_len[deck] as usize {
+            count[s.discards[deck][i] as usize] += 1;
+        }
+    }
+    for q in 0..n {
+        for k in 0..121 {
+            count[k] += s.seats[q].hand[k] as u32;
+            for p in 0..n {
+                assert!(s.seats[p].known[q][k] <= s.seats[q].hand[k], "known > hand");
+            }
+        }
+        for f in 0..3 {
+            for v in 0..9 {
+                count[v] += s.seats[q].fields[f].vines[v] as u32;
+            }
+        }
+        let st = &s.seats[q];
+        assert!(st.vp >= -5 && st.lira >= 0 && (0..=5).contains(&st.residual));
+        assert!(st.regular + st.trained <= 5 && st.regular >= 2);
+    }
+    for k in s.reveal {
+        if k != state::NONE {
+            count[k as usize] += 1;
+        }
+    }
+    for i in 0..s.escrow_len as usize {
+        count[s.escrow[i][1] as usize] += 1;
+    }
+    for i in 0..s.sp as usize {
+        if let state::Task::Finish(c) = s.stack[i] {
+            count[45 + c as usize] += 1;
+        }
+    }
+    for k in 0..121 {
+        let total = if k == 83 + 10 && !s.rules.queen {
+            0
+        } else {
+            d.copies(k) as u32
+        };
+        assert_eq!(count[k], total, "kind {k}");
+    }
 }
