@@ -114,10 +114,9 @@ pub fn snapshot(s: &VitState) -> Value {
 }
 
 /// Replay `history`: the snapshot index (None: setup), the seen masks, and the replayed state if legal.
-fn replay(
-    rules: Rules,
-    history: &[u32],
-) -> std::result::Result<(Option<(VitState, usize)>, Vec<u8>, VitState), String> {
+type Replayed = (Option<(VitState, usize)>, Vec<u8>, VitState);
+
+fn replay(rules: Rules, history: &[u32]) -> std::result::Result<Replayed, String> {
     let mut r = VitState::new(rules);
     let mut snap: Option<(VitState, usize)> = None;
     let mut seen = Vec::with_capacity(history.len());

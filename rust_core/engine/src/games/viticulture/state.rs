@@ -811,7 +811,7 @@ impl VitState {
             return None;
         }
         let printed = d.structure_cost[st];
-        if allowed != 0 && (printed < 0 || printed > 7 || allowed & (1 << printed) == 0) {
+        if allowed != 0 && (!(0..=7).contains(&printed) || allowed & (1 << printed) == 0) {
             return None;
         }
         let cost = if free { 0 } else { (printed - discount).max(0) };
@@ -860,7 +860,7 @@ impl VitState {
         ignore_cellar: bool,
     ) -> Option<(usize, u8)> {
         let s = &self.seats[q];
-        let has = |c: usize, v: u8| v >= 1 && v <= 9 && s.crush[c] & (1 << (v - 1)) != 0;
+        let has = |c: usize, v: u8| (1..=9).contains(&v) && s.crush[c] & (1 << (v - 1)) != 0;
         let (t, sum, lo) = match id {
             479..=487 => {
                 let v = (id - 478) as u8;
@@ -1901,17 +1901,9 @@ impl VitState {
                 reveal: false,
             }),
             4 => self.gain_lira(q, 1),
-            5 => {
-                if self.can_draw(D_SUMMER) || self.can_draw(D_WINTER) {
-                    self.push(Task::Row5(qs));
-                }
-            }
+            5 if self.can_draw(D_SUMMER) || self.can_draw(D_WINTER) => self.push(Task::Row5(qs)),
             6 => self.gain_vp(q, 1),
-            7 => {
-                if !organizer || self.temp < 0 {
-                    self.temp = q as i8;
-                }
-            }
+            7 if !organizer || self.temp < 0 => self.temp = q as i8,
             _ => {}
         }
     }
@@ -2760,7 +2752,7 @@ impl VitState {
                             && nopt >= 2
                             && self.option_ok(q, c, 0)
                             && self.option_ok(q, c, 1)
-                            && self.seats[q].vp - 1 >= -5
+                            && self.seats[q].vp > -5
                         {
                             out.push(A_BOTH);
                         }

@@ -205,17 +205,11 @@ fn stats() {
             let mut n = 0;
             while !s.is_terminal() {
                 let name = format!("{:?}", s.top())
-                    .split(['{', '(', ' '])
-                    .nth(0)
-                    .unwrap_or("")
-                    .to_string();
-                let name = format!("{:?}", s.top())
                     .replace("Some(", "")
-                    .split([' ', '(', '{'])
+                    .split([' ', '(', '{', ')'])
                     .next()
                     .unwrap_or("")
-                    .to_string()
-                    + &name[..0];
+                    .to_string();
                 *tasks.entry(name).or_default() += 1;
                 let a = if s.is_chance_node() {
                     s.sample_chance(&mut rng, &mut w).unwrap()
