@@ -112,6 +112,10 @@ pub enum Task {
         req: u8,
     },
     Yoke(u8),
+    GainLira {
+        seat: u8,
+        n: u8,
+    },
     GainVp {
         seat: u8,
         n: u8,
@@ -1964,6 +1968,11 @@ impl VitState {
                 self.gain_vp(seat as usize, n as i32);
                 true
             }
+            Task::GainLira { seat, n } => {
+                self.pop();
+                self.gain_lira(seat as usize, n as i32);
+                true
+            }
             Task::Finish(c) => {
                 self.pop();
                 self.discard(SUMMER0 + c as usize);
@@ -2163,7 +2172,11 @@ impl VitState {
                     self.idx += 1;
                     let m = self.seats[q].mama as usize;
                     if let Some(mama) = d.mamas.get(m) {
-                        self.gain_lira(q, mama.lira);
+                        // the cards first, then the lira (§5 step 4)
+                        self.push(Task::GainLira {
+                            seat: q as u8,
+                            n: mama.lira.clamp(0, 9) as u8,
+                        });
                         self.push_draws(q, mama.draws);
                     }
                 }
@@ -2996,6 +3009,7 @@ impl VitState {
                 }
             }
             Task::GainVp { .. }
+            | Task::GainLira { .. }
             | Task::Finish(_)
             | Task::Steps { .. }
             | Task::ResolvePlan(_)
@@ -3832,6 +3846,7 @@ impl VitState {
                 }
             }
             Task::GainVp { .. }
+            | Task::GainLira { .. }
             | Task::Finish(_)
             | Task::Steps { .. }
             | Task::ResolvePlan(_)
@@ -3915,6 +3930,7 @@ pub fn deciding_seat(t: Task) -> u8 {
         | Task::Queen { seat, .. }
         | Task::QueenGive { seat, .. }
         | Task::GainVp { seat, .. }
+        | Task::GainLira { seat, .. }
         | Task::Steps { seat, .. }
         | Task::Draw { seat, .. } => seat,
         Task::Yoke(q)
