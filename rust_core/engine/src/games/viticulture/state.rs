@@ -1101,7 +1101,7 @@ impl VitState {
             Step::TakeDiscardTops => self.discard_len.iter().filter(|&&l| l > 0).count() >= 2,
             Step::RevealKeep => (0..4).filter(|&dk| self.can_draw(dk)).count() >= 2,
             Step::Plan => self.any_plan(q),
-            Step::Retrieve { .. } => s.lira >= 2 && self.any_retrieve(q),
+            Step::Retrieve { .. } => self.any_retrieve(q),
             Step::MoveRooster => (1..=7u8).any(|r| !self.rows[..self.n()].contains(&r)),
             Step::TakePrevious => (0..6).any(|a| self.action_ok(q, a, false)),
             Step::Importer | Step::Swindle | Step::RetrieveGrande | Step::Governor => true,
@@ -1216,7 +1216,7 @@ impl VitState {
         }
         self.hand_add(q, v, true);
     }
-    fn do_harvest(&mut self, q: usize, f: usize) {
+    pub(crate) fn do_harvest(&mut self, q: usize, f: usize) {
         let d = data();
         if f >= 3 {
             return;
@@ -1270,7 +1270,7 @@ impl VitState {
         }
         self.made_types |= 1 << t;
     }
-    fn age_wines(&mut self, q: usize) {
+    pub(crate) fn age_wines(&mut self, q: usize) {
         let s = &mut self.seats[q];
         let top = s.cellar_top();
         for t in 0..4 {
@@ -1299,7 +1299,7 @@ impl VitState {
             s.cellar[t] |= bit << 1;
         }
     }
-    fn age_grapes(&mut self, q: usize) {
+    pub(crate) fn age_grapes(&mut self, q: usize) {
         let s = &mut self.seats[q];
         for c in 0..2 {
             for v in (1..=8u8).rev() {

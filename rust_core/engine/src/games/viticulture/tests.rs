@@ -306,3 +306,84 @@ fn check_invariants(s: &VitState) {
         assert_eq!(count[k], total, "kind {k}");
     }
 }
+
+#[test]
+fn planting_limit_and_harvest_collision() {
+    let g = game(&[]);
+    let mut s = g.new_initial_state();
+    let q = 0;
+    s.seats[q].hand[7] = 2; // cabernet sauvignon (red 4), needs trellis + irrigation
+    assert!(!s.plant_ok(q, 7, 0, 0));
+    s.seats[q].structures |= 0b11;
+    assert!(s.plant_ok(q, 7, 0, 0)); // 4 <= 5
+    s.seats[q].fields[0].vines[7] = 1;
+    assert!(!s.plant_ok(q, 7, 0, 0)); // 8 > 5
+    assert!(s.plant_ok(q, 7, 0, 2)); // Cultivator ignores the limit
+    s.seats[q].fields[0].over = true;
+    assert!(!s.plant_ok(q, 7, 0, 2)); // no more on an over field
+                                      // harvest: red 4 lands on 4, a second red 4 slides to 3
+    s.seats[q].fields[0].over = false;
+    s.seats[q].crush = [0; 2];
+    s.do_harvest(q, 0);
+    assert_eq!(s.seats[q].crush[0], 1 << 3);
+    s.seats[q].fields[0].harvested = false;
+    s.do_harvest(q, 0);
+    assert_eq!(s.seats[q].crush[0], (1 << 3) | (1 << 2));
+}
+
+#[test]
+fn year_end_aging_caps() {
+    let g = game(&[]);
+    let mut s = g.new_initial_state();
+    let q = 0;
+    s.seats[q].cellar[0] = 0b110; // red 2, red 3 with a small cellar
+    s.age_wines(q);
+    assert_eq!(s.seats[q].cellar[0], 0b110, "blocked at 3, 2 cannot pass 3");
+    s.seats[q].cellar[0] = 0b010; // red 2
+    s.age_wines(q);
+    assert_eq!(s.seats[q].cellar[0], 0b100);
+    s.seats[q].crush[1] = 1 << 8 | 1 << 7; // white 8, 9: stay
+    s.age_grapes(q);
+    assert_eq!(s.seats[q].crush[1], 1 << 8 | 1 << 7);
+    s.seats[q].structures |= 1 << data::MEDIUM;
+    s.seats[q].cellar[0] = 1 << 5; // red 6 stays at 6 without a large cellar
+    s.age_wines(q);
+    assert_eq!(s.seats[q].cellar[0], 1 << 5);
+}
+
+#[test]
+fn end_trigger_and_hand_limit() {
+    // play at random until the end flag rises; the game must end at that year's end
+    let g = game(&[("target_vp", ParamValue::Int(10))]);
+    for seed in 0..40 {
+        let mut s = g.new_initial_state();
+        let mut rng = Rng::new(seed);
+        let mut buf = Vec::new();
+        let mut w = Vec::new();
+        let mut flag_year = None;
+        let mut prev = Phase::Setup;
+        while !s.is_terminal() {
+            if s.end_flag && flag_year.is_none() {
+                flag_year = Some(s.year);
+            }
+            if s.phase == Phase::Spring && prev == Phase::YearEnd {
+                for q in 0..2 {
+                    assert!(s.seats[q].hand_size() <= 7, "hand limit");
+                }
+            }
+            prev = s.phase;
+            let a = if s.is_chance_node() {
+                s.sample_chance(&mut rng, &mut w).unwrap()
+            } else {
+                s.legal_actions(&mut buf);
+                buf[rng.below(buf.len() as u64) as usize]
+            };
+            s.apply_action(a).unwrap();
+        }
+        if let Some(y) = flag_year {
+            assert_eq!(s.year, y);
+        } else {
+            assert_eq!(s.year, 20);
+        }
+    }
+}
