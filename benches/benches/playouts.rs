@@ -50,6 +50,8 @@ const EXTRA: &[(&str, &str, &str)] = &[
         "nidavellir",
         "thingvellir=true,players=5",
     ),
+    ("viticulture_4p", "viticulture", "players=4"),
+    ("viticulture_6p", "viticulture", "players=6"),
     (
         "flip_city_mixed",
         "flip_city",

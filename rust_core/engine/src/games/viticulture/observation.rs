@@ -321,10 +321,11 @@ pub fn full_text(s: &VitState) -> String {
 pub fn info_string(s: &VitState, p: usize, history: &[u32]) -> String {
     let mut t = text(s, p);
     t += "\nhistory:";
-    let mut r = VitState::new(s.rules);
-    for &a in history {
-        let chance = r.current() == crate::CHANCE;
-        let mask = r.visibility(a);
+    let Ok(((_, seen, _), chance)) = super::serial::replay_full(s.rules, history) else {
+        return t;
+    };
+    for (i, &a) in history.iter().enumerate() {
+        let (mask, chance) = (seen[i], chance[i]);
         let word = if mask == 0 || mask & (1 << p) != 0 {
             if chance {
                 chance_text(a)
@@ -346,10 +347,6 @@ pub fn info_string(s: &VitState, p: usize, history: &[u32]) -> String {
         };
         t += "\n";
         t += &word;
-        if r.current() == crate::TERMINAL {
-            break;
-        }
-        r.apply(a);
     }
     t
 }

@@ -113,33 +113,79 @@ pub fn snapshot(s: &VitState) -> Value {
     })
 }
 
-/// Replay `history`: the snapshot index (None: setup), the seen masks, and the replayed state if legal.
-fn replay(
+type Replayed = (Option<(VitState, usize)>, Vec<u8>, VitState);
+
+struct Cache {
+    rules: Rules,
+    history: Vec<u32>,
+    state: VitState,
+    snap: Option<(VitState, usize)>,
+    seen: Vec<u8>,
+    chance: Vec<bool>,
+}
+
+thread_local! {
+    static CACHE: std::cell::RefCell<Option<Cache>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Replay `history` (resuming from the last replay of this thread when it is a prefix): the snapshot and its
+/// index (None: setup), the seen masks, whether each entry was a chance outcome, and the replayed state.
+pub(crate) fn replay_full(
     rules: Rules,
     history: &[u32],
-) -> std::result::Result<(Option<(VitState, usize)>, Vec<u8>, VitState), String> {
-    let mut r = VitState::new(rules);
-    let mut snap: Option<(VitState, usize)> = None;
-    let mut seen = Vec::with_capacity(history.len());
+) -> std::result::Result<(Replayed, Vec<bool>), String> {
+    let cached = CACHE.with(|c| {
+        let mut c = c.borrow_mut();
+        match c.take() {
+            Some(x)
+                if x.rules == rules
+                    && x.history.len() <= history.len()
+                    && x.history[..] == history[..x.history.len()] =>
+            {
+                Some(x)
+            }
+            _ => None,
+        }
+    });
+    let mut cache = cached.unwrap_or_else(|| Cache {
+        rules,
+        history: Vec::new(),
+        state: VitState::new(rules),
+        snap: None,
+        seen: Vec::new(),
+        chance: Vec::new(),
+    });
     let mut buf = Vec::new();
-    for (i, &a) in history.iter().enumerate() {
+    let start = cache.history.len();
+    for (i, &a) in history.iter().enumerate().skip(start) {
+        let r = &mut cache.state;
         if r.fresh_unit {
-            snap = Some((r.clone(), i));
+            cache.snap = Some((r.clone(), i));
         }
         r.legal(&mut buf);
         if r.current() == crate::TERMINAL || !buf.contains(&a) {
             return Err(format!("history action {i} ({a}) is not legal"));
         }
-        seen.push(r.visibility(a));
+        cache.seen.push(r.visibility(a));
+        cache.chance.push(r.current() == crate::CHANCE);
         r.apply(a);
+        cache.history.push(a);
     }
+    let r = &cache.state;
+    let mut snap = cache.snap.clone();
     if r.fresh_unit {
         snap = Some((r.clone(), history.len()));
     }
     if r.phase == super::Phase::Setup {
         snap = None;
     }
-    Ok((snap, seen, r))
+    let out = ((snap, cache.seen.clone(), r.clone()), cache.chance.clone());
+    CACHE.with(|c| *c.borrow_mut() = Some(cache));
+    Ok(out)
+}
+
+fn replay(rules: Rules, history: &[u32]) -> std::result::Result<Replayed, String> {
+    replay_full(rules, history).map(|x| x.0)
 }
 
 fn to_value(rules: Rules, history: &[u32]) -> std::result::Result<Value, String> {

@@ -112,6 +112,10 @@ pub enum Task {
         req: u8,
     },
     Yoke(u8),
+    GainLira {
+        seat: u8,
+        n: u8,
+    },
     GainVp {
         seat: u8,
         n: u8,
@@ -811,7 +815,7 @@ impl VitState {
             return None;
         }
         let printed = d.structure_cost[st];
-        if allowed != 0 && (printed < 0 || printed > 7 || allowed & (1 << printed) == 0) {
+        if allowed != 0 && (!(0..=7).contains(&printed) || allowed & (1 << printed) == 0) {
             return None;
         }
         let cost = if free { 0 } else { (printed - discount).max(0) };
@@ -860,7 +864,7 @@ impl VitState {
         ignore_cellar: bool,
     ) -> Option<(usize, u8)> {
         let s = &self.seats[q];
-        let has = |c: usize, v: u8| v >= 1 && v <= 9 && s.crush[c] & (1 << (v - 1)) != 0;
+        let has = |c: usize, v: u8| (1..=9).contains(&v) && s.crush[c] & (1 << (v - 1)) != 0;
         let (t, sum, lo) = match id {
             479..=487 => {
                 let v = (id - 478) as u8;
@@ -1072,9 +1076,10 @@ impl VitState {
                     .filter(|&k| !visitor || Self::visitor_card(k))
                     .map(|k| s.hand[k] as u32)
                     .sum();
-                c >= n as u32
+                // the card in play is not in hand (one copy of each visitor)
+                c - self.holds_card(q, card) >= n as u32
             }
-            Step::DiscardHand => s.hand_size() >= 1,
+            Step::DiscardHand => s.hand_size() - self.holds_card(q, card) >= 1,
             Step::DiscardWine { min_value } => s
                 .cellar
                 .iter()
@@ -1096,13 +1101,17 @@ impl VitState {
             Step::TakeDiscardTops => self.discard_len.iter().filter(|&&l| l > 0).count() >= 2,
             Step::RevealKeep => (0..4).filter(|&dk| self.can_draw(dk)).count() >= 2,
             Step::Plan => self.any_plan(q),
-            Step::Retrieve { .. } => s.lira >= 2 && self.any_retrieve(q),
+            Step::Retrieve { .. } => self.any_retrieve(q),
             Step::MoveRooster => (1..=7u8).any(|r| !self.rows[..self.n()].contains(&r)),
             Step::TakePrevious => (0..6).any(|a| self.action_ok(q, a, false)),
             Step::Importer | Step::Swindle | Step::RetrieveGrande | Step::Governor => true,
             Step::PayOpponents => s.lira >= 2,
             Step::Queen => self.queen_ok(q),
         }
+    }
+    /// 1 if q still holds visitor `card` (playability is checked before the card leaves the hand).
+    fn holds_card(&self, q: usize, card: usize) -> u32 {
+        (card < SUMMER + WINTER && self.seats[q].hand[SUMMER0 + card] > 0) as u32
     }
     fn option_ok(&self, q: usize, card: usize, opt: usize) -> bool {
         let d = data();
@@ -1207,7 +1216,7 @@ impl VitState {
         }
         self.hand_add(q, v, true);
     }
-    fn do_harvest(&mut self, q: usize, f: usize) {
+    pub(crate) fn do_harvest(&mut self, q: usize, f: usize) {
         let d = data();
         if f >= 3 {
             return;
@@ -1261,7 +1270,7 @@ impl VitState {
         }
         self.made_types |= 1 << t;
     }
-    fn age_wines(&mut self, q: usize) {
+    pub(crate) fn age_wines(&mut self, q: usize) {
         let s = &mut self.seats[q];
         let top = s.cellar_top();
         for t in 0..4 {
@@ -1290,7 +1299,7 @@ impl VitState {
             s.cellar[t] |= bit << 1;
         }
     }
-    fn age_grapes(&mut self, q: usize) {
+    pub(crate) fn age_grapes(&mut self, q: usize) {
         let s = &mut self.seats[q];
         for c in 0..2 {
             for v in (1..=8u8).rev() {
@@ -1896,17 +1905,9 @@ impl VitState {
                 reveal: false,
             }),
             4 => self.gain_lira(q, 1),
-            5 => {
-                if self.can_draw(D_SUMMER) || self.can_draw(D_WINTER) {
-                    self.push(Task::Row5(qs));
-                }
-            }
+            5 if self.can_draw(D_SUMMER) || self.can_draw(D_WINTER) => self.push(Task::Row5(qs)),
             6 => self.gain_vp(q, 1),
-            7 => {
-                if !organizer || self.temp < 0 {
-                    self.temp = q as i8;
-                }
-            }
+            7 if !organizer || self.temp < 0 => self.temp = q as i8,
             _ => {}
         }
     }
@@ -1965,6 +1966,11 @@ impl VitState {
             Task::GainVp { seat, n } => {
                 self.pop();
                 self.gain_vp(seat as usize, n as i32);
+                true
+            }
+            Task::GainLira { seat, n } => {
+                self.pop();
+                self.gain_lira(seat as usize, n as i32);
                 true
             }
             Task::Finish(c) => {
@@ -2166,7 +2172,11 @@ impl VitState {
                     self.idx += 1;
                     let m = self.seats[q].mama as usize;
                     if let Some(mama) = d.mamas.get(m) {
-                        self.gain_lira(q, mama.lira);
+                        // the cards first, then the lira (§5 step 4)
+                        self.push(Task::GainLira {
+                            seat: q as u8,
+                            n: mama.lira.clamp(0, 9) as u8,
+                        });
                         self.push_draws(q, mama.draws);
                     }
                 }
@@ -2755,7 +2765,7 @@ impl VitState {
                             && nopt >= 2
                             && self.option_ok(q, c, 0)
                             && self.option_ok(q, c, 1)
-                            && self.seats[q].vp - 1 >= -5
+                            && self.seats[q].vp > -5
                         {
                             out.push(A_BOTH);
                         }
@@ -2999,6 +3009,7 @@ impl VitState {
                 }
             }
             Task::GainVp { .. }
+            | Task::GainLira { .. }
             | Task::Finish(_)
             | Task::Steps { .. }
             | Task::ResolvePlan(_)
@@ -3835,6 +3846,7 @@ impl VitState {
                 }
             }
             Task::GainVp { .. }
+            | Task::GainLira { .. }
             | Task::Finish(_)
             | Task::Steps { .. }
             | Task::ResolvePlan(_)
@@ -3918,6 +3930,7 @@ pub fn deciding_seat(t: Task) -> u8 {
         | Task::Queen { seat, .. }
         | Task::QueenGive { seat, .. }
         | Task::GainVp { seat, .. }
+        | Task::GainLira { seat, .. }
         | Task::Steps { seat, .. }
         | Task::Draw { seat, .. } => seat,
         Task::Yoke(q)

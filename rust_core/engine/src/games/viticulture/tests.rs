@@ -47,6 +47,7 @@ fn random_play(g: &ViticultureGame, seed: u64, check_serial: bool) -> (VitState,
         for p in 0..g.num_players() {
             s.observation_tensor(p, &mut obs);
         }
+        check_invariants(&s);
     }
     (s, hist)
 }
@@ -183,4 +184,206 @@ fn wine_values_and_aging() {
     // harvest collisions
     assert_eq!(state::free_slot(0b111, 3, 1), None);
     assert_eq!(state::free_slot(0b100, 3, 1), Some(2));
+}
+
+#[test]
+#[ignore]
+fn stats() {
+    use std::collections::BTreeMap;
+    let mut tasks: BTreeMap<String, u64> = BTreeMap::new();
+    let mut plays = [0u32; 76];
+    let mut lens = Vec::new();
+    let mut years = Vec::new();
+    let t0 = std::time::Instant::now();
+    for players in 2i64..=6 {
+        let g = game(&[("players", ParamValue::Int(players))]);
+        for seed in 0..400 {
+            let mut s = g.new_initial_state();
+            let mut rng = Rng::new(seed);
+            let mut buf = Vec::new();
+            let mut w = Vec::new();
+            let mut n = 0;
+            while !s.is_terminal() {
+                let name = format!("{:?}", s.top())
+                    .replace("Some(", "")
+                    .split([' ', '(', '{', ')'])
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                *tasks.entry(name).or_default() += 1;
+                let a = if s.is_chance_node() {
+                    s.sample_chance(&mut rng, &mut w).unwrap()
+                } else {
+                    s.legal_actions(&mut buf);
+                    if buf.is_empty() {
+                        panic!(
+                            "empty at {:?} players {players} seed {seed}\n{}",
+                            s.top(),
+                            s.to_text()
+                        );
+                    }
+                    buf[rng.below(buf.len() as u64) as usize]
+                };
+                if !s.is_chance_node() && (242..318).contains(&a) {
+                    plays[(a - 242) as usize] += 1;
+                }
+                s.apply_action(a).unwrap();
+                check_invariants(&s);
+                n += 1;
+            }
+            lens.push(n);
+            years.push(s.year);
+        }
+    }
+    println!("time {:?} for {} games", t0.elapsed(), lens.len());
+    println!(
+        "len max {} mean {}",
+        lens.iter().max().unwrap(),
+        lens.iter().sum::<usize>() / lens.len()
+    );
+    println!(
+        "years max {} mean {}",
+        years.iter().max().unwrap(),
+        years.iter().map(|&y| y as usize).sum::<usize>() / years.len()
+    );
+    println!("{tasks:?}");
+    let d = data::data();
+    let never: Vec<&str> = (0..76)
+        .filter(|&i| plays[i] == 0)
+        .map(|i| d.visitors[i].key.as_str())
+        .collect();
+    println!("never played: {never:?}");
+    println!("plays: {:?}", plays);
+}
+
+fn check_invariants(s: &VitState) {
+    let d = data::data();
+    let n = s.n();
+    let mut count = [0u32; 121];
+    for deck in 0..4 {
+        for k in 0..121 {
+            count[k] += s.decks[deck][k] as u32;
+        }
+        for i in 0..s.discard_len[deck] as usize {
+            count[s.discards[deck][i] as usize] += 1;
+        }
+    }
+    for q in 0..n {
+        for k in 0..121 {
+            count[k] += s.seats[q].hand[k] as u32;
+            for p in 0..n {
+                assert!(s.seats[p].known[q][k] <= s.seats[q].hand[k], "known > hand");
+            }
+        }
+        for f in 0..3 {
+            for v in 0..9 {
+                count[v] += s.seats[q].fields[f].vines[v] as u32;
+            }
+        }
+        let st = &s.seats[q];
+        assert!(st.vp >= -5 && st.lira >= 0 && (0..=5).contains(&st.residual));
+        assert!(st.regular + st.trained <= 5 && st.regular >= 2);
+    }
+    for k in s.reveal {
+        if k != state::NONE {
+            count[k as usize] += 1;
+        }
+    }
+    for i in 0..s.escrow_len as usize {
+        count[s.escrow[i][1] as usize] += 1;
+    }
+    for i in 0..s.sp as usize {
+        if let state::Task::Finish(c) = s.stack[i] {
+            count[45 + c as usize] += 1;
+        }
+    }
+    for k in 0..121 {
+        let total = if k == 83 + 10 && !s.rules.queen {
+            0
+        } else {
+            d.copies(k) as u32
+        };
+        assert_eq!(count[k], total, "kind {k}");
+    }
+}
+
+#[test]
+fn planting_limit_and_harvest_collision() {
+    let g = game(&[]);
+    let mut s = g.new_initial_state();
+    let q = 0;
+    s.seats[q].hand[7] = 2; // cabernet sauvignon (red 4), needs trellis + irrigation
+    assert!(!s.plant_ok(q, 7, 0, 0));
+    s.seats[q].structures |= 0b11;
+    assert!(s.plant_ok(q, 7, 0, 0)); // 4 <= 5
+    s.seats[q].fields[0].vines[7] = 1;
+    assert!(!s.plant_ok(q, 7, 0, 0)); // 8 > 5
+    assert!(s.plant_ok(q, 7, 0, 2)); // Cultivator ignores the limit
+    s.seats[q].fields[0].over = true;
+    assert!(!s.plant_ok(q, 7, 0, 2)); // no more on an over field
+                                      // harvest: red 4 lands on 4, a second red 4 slides to 3
+    s.seats[q].fields[0].over = false;
+    s.seats[q].crush = [0; 2];
+    s.do_harvest(q, 0);
+    assert_eq!(s.seats[q].crush[0], 1 << 3);
+    s.seats[q].fields[0].harvested = false;
+    s.do_harvest(q, 0);
+    assert_eq!(s.seats[q].crush[0], (1 << 3) | (1 << 2));
+}
+
+#[test]
+fn year_end_aging_caps() {
+    let g = game(&[]);
+    let mut s = g.new_initial_state();
+    let q = 0;
+    s.seats[q].cellar[0] = 0b110; // red 2, red 3 with a small cellar
+    s.age_wines(q);
+    assert_eq!(s.seats[q].cellar[0], 0b110, "blocked at 3, 2 cannot pass 3");
+    s.seats[q].cellar[0] = 0b010; // red 2
+    s.age_wines(q);
+    assert_eq!(s.seats[q].cellar[0], 0b100);
+    s.seats[q].crush[1] = 1 << 8 | 1 << 7; // white 8, 9: stay
+    s.age_grapes(q);
+    assert_eq!(s.seats[q].crush[1], 1 << 8 | 1 << 7);
+    s.seats[q].structures |= 1 << data::MEDIUM;
+    s.seats[q].cellar[0] = 1 << 5; // red 6 stays at 6 without a large cellar
+    s.age_wines(q);
+    assert_eq!(s.seats[q].cellar[0], 1 << 5);
+}
+
+#[test]
+fn end_trigger_and_hand_limit() {
+    // play at random until the end flag rises; the game must end at that year's end
+    let g = game(&[("target_vp", ParamValue::Int(10))]);
+    for seed in 0..40 {
+        let mut s = g.new_initial_state();
+        let mut rng = Rng::new(seed);
+        let mut buf = Vec::new();
+        let mut w = Vec::new();
+        let mut flag_year = None;
+        let mut prev = Phase::Setup;
+        while !s.is_terminal() {
+            if s.end_flag && flag_year.is_none() {
+                flag_year = Some(s.year);
+            }
+            if s.phase == Phase::Spring && prev == Phase::YearEnd {
+                for q in 0..2 {
+                    assert!(s.seats[q].hand_size() <= 7, "hand limit");
+                }
+            }
+            prev = s.phase;
+            let a = if s.is_chance_node() {
+                s.sample_chance(&mut rng, &mut w).unwrap()
+            } else {
+                s.legal_actions(&mut buf);
+                buf[rng.below(buf.len() as u64) as usize]
+            };
+            s.apply_action(a).unwrap();
+        }
+        if let Some(y) = flag_year {
+            assert_eq!(s.year, y);
+        } else {
+            assert_eq!(s.year, 20);
+        }
+    }
 }
