@@ -823,6 +823,14 @@ pub fn deserialize(
     if expected != Some((s.phase, s.current)) {
         return err("the phase and current seat do not match the queue and the flow");
     }
+    // Before its decision the enlistment order is the one the mercenaries held make (TV §4.5).
+    if s.phase == Phase::EnlistOrder {
+        let mut fresh = s.clone();
+        fresh.make_enlist_order();
+        if fresh.enlist_order() != s.enlist_order() {
+            return err("the enlistment order is not the one the unplaced mercenaries make");
+        }
+    }
     if s.revealed as i8 != s.tavern + 1 {
         return err("revealed must be the current tavern + 1 (0 outside a tavern)");
     }
