@@ -760,7 +760,8 @@ pub fn deserialize(
             return so.fail("hand", "and bids must hold exactly five coins");
         }
         // T8 discards the trading coin (b0, or s3 in its place) for good: an owner holding one is unreachable.
-        if tv && seat.has_camp(JARNGLOFI) && (owned[B0 as usize] > 0 || owned[S3 as usize] > 0) {
+        let trading = owned[B0 as usize] > 0 || owned[S3 as usize] > 0;
+        if s.phase != Phase::Over && tv && seat.has_camp(JARNGLOFI) && trading {
             return so.fail("hand", "holds a trading coin with Jarnglofi");
         }
         if (0..6).any(|c| owned[c] > 1) {
