@@ -760,7 +760,8 @@ pub fn deserialize(
             return so.fail("hand", "and bids must hold exactly five coins");
         }
         // T8 discards the trading coin (b0, or s3 in its place) for good: an owner holding one is unreachable.
-        if tv && seat.has_camp(JARNGLOFI) && (owned[B0 as usize] > 0 || owned[S3 as usize] > 0) {
+        let trading = owned[B0 as usize] > 0 || owned[S3 as usize] > 0;
+        if s.phase != Phase::Over && tv && seat.has_camp(JARNGLOFI) && trading {
             return so.fail("hand", "holds a trading coin with Jarnglofi");
         }
         if (0..6).any(|c| owned[c] > 1) {
@@ -822,6 +823,14 @@ pub fn deserialize(
     let expected = expected.map(|(p, c)| (p, if p == Phase::Over { -1 } else { c }));
     if expected != Some((s.phase, s.current)) {
         return err("the phase and current seat do not match the queue and the flow");
+    }
+    // Before its decision the enlistment order is the one the mercenaries held make (TV §4.5).
+    if s.phase == Phase::EnlistOrder {
+        let mut fresh = s.clone();
+        fresh.make_enlist_order();
+        if fresh.enlist_order() != s.enlist_order() {
+            return err("the enlistment order is not the one the unplaced mercenaries make");
+        }
     }
     if s.revealed as i8 != s.tavern + 1 {
         return err("revealed must be the current tavern + 1 (0 outside a tavern)");

@@ -1213,7 +1213,7 @@ impl NidavellirState {
     }
 
     /// §4.5: the seats with unplaced mercenaries, most first (ties: higher gem); the chooser first.
-    fn make_enlist_order(&mut self) {
+    pub(super) fn make_enlist_order(&mut self) {
         let n = self.n();
         let mut order: Vec<u8> = (0..n as u8)
             .filter(|&s| self.seats[s as usize].unplaced() != 0)
