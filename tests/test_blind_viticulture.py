@@ -43,8 +43,6 @@ from __future__ import annotations
 
 import pytest
 
-import meeplex
-import meeplex.oracle
 from meeplex.errors import IllegalActionError, InvalidStateError
 from vit_positions import (
     STRUCTURES,
@@ -69,10 +67,17 @@ COSTS |= {"large_cellar": 6, "cottage": 4}
 
 
 @pytest.fixture(autouse=True)
-def _has_game(engine):
-    registry = meeplex.games() if engine.name == "rust" else meeplex.oracle.games()
-    if "viticulture" not in registry:
+def _has_game(engine, request):
+    try:
+        engine.make("viticulture")
+    except InvalidStateError:
         pytest.skip(f"the {engine.name} engine has no viticulture yet")
+    if engine.name == "rust":
+        # Known gap (docs/rules/viticulture.md, status): the Rust reader replays `history` and does not yet
+        # load a snapshot written by hand, which every position here is. Strict, so it flips when mended.
+        request.applymarker(
+            pytest.mark.xfail(strict=True, raises=InvalidStateError, reason="Rust cannot load a snapshot yet")
+        )
 
 
 # --- Helpers ------------------------------------------------------------------------------------------------
@@ -199,7 +204,10 @@ def test_v03bc_the_temporary_worker_goes_back_at_year_end(engine):
     assert (s["phase"], s["year"], s["temp"], s["rows"]) == ("spring", 4, -1, [0, 0])
     assert st.current_player() == 1  # the token went from A to B
     legal(st, "wake 7")  # T is back on row 7, free to take
-    act(st, "wake 2", "wake 1")
+    act(st, "wake 2")
+    assert st.current_player() == -1  # row 2's bonus: a vine draw (chance)
+    st.apply_action(st.legal_actions()[0])
+    act(st, "wake 1")
     s = snap(st)
     assert s["phase"] == "summer" and s["temp"] == -1
     act(st, "pass")  # A

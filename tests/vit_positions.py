@@ -197,7 +197,7 @@ def position(
             used[kind(n)] += 1
 
     board: list[list[list[int]]] = [[] for _ in ACTION_KEYS]
-    cart = [0] * players
+    cart = [[0, 0] for _ in range(players)]  # §15.7: regular, grande
     out_seats = []
     season_keys = SUMMER_KEYS if phase == "summer" else WINTER_KEYS if phase == "winter" else ()
     for i, s in enumerate(seats):
@@ -217,7 +217,7 @@ def position(
             fields_out.append(
                 {"owned": owned, "vines": vines, "harvested": f in s.harvested, "over": value > f}
             )
-        regular_placed, grande_placed, yoke_used, placements = 0, False, False, 0
+        regular_placed, grande_placed, yoke, placements = 0, False, -1, 0
         for space, where, k in s.placed:
             if k == "g":
                 assert not grande_placed, "one grande per seat"
@@ -225,10 +225,12 @@ def position(
             else:
                 regular_placed += 1
             if space == "lira":
-                cart[i] += 1
+                cart[i][WORKER[k]] += 1
+                placements += 1
             elif space == "yoke":
-                assert "yoke" in s.structures and not yoke_used
-                yoke_used = True
+                assert "yoke" in s.structures and yoke < 0
+                yoke = WORKER[k]
+                placements += 1
             else:
                 board[ACTION_KEYS.index(space)].append([i, SPACES[where], WORKER[k]])
                 placements += space in season_keys
@@ -250,7 +252,7 @@ def position(
                 "known": [list(row) for row in known],
                 "windmill_used": s.windmill_used,
                 "tasting_used": s.tasting_used,
-                "yoke_used": yoke_used,
+                "yoke": yoke,
                 "dealt": _dealt(
                     [p["parents_dealt"] * i + j for j in range(p["parents_dealt"])],
                     [p["parents_dealt"] * i + j for j in range(p["parents_dealt"])],

@@ -2186,12 +2186,17 @@ impl VitState {
                         self.start_year();
                         return;
                     }
+                    if i == 0 {
+                        // Every papa's base lira before the first choice (§5 step 5; RB "Do this before
+                        // gaining resources from your papa card": the resources come together, then the choices).
+                        for q in 0..n {
+                            if let Some(papa) = d.papas.get(self.seats[q].papa as usize) {
+                                self.gain_lira(q, papa.lira);
+                            }
+                        }
+                    }
                     let q = (self.first as usize + i) % n;
                     self.idx += 1;
-                    let p = self.seats[q].papa as usize;
-                    if let Some(papa) = d.papas.get(p) {
-                        self.gain_lira(q, papa.lira);
-                    }
                     self.push(Task::PapaChoice(q as u8));
                 }
                 _ => self.start_year(),
