@@ -826,7 +826,7 @@ pub fn deserialize(
     }
     // Before its decision the enlistment order is the one the mercenaries held make (TV §4.5).
     if s.phase == Phase::EnlistOrder {
-        let mut fresh = *s;
+        let mut fresh = s;
         fresh.make_enlist_order();
         if fresh.enlist_order() != s.enlist_order() {
             return err("the enlistment order is not the one the unplaced mercenaries make");
