@@ -104,8 +104,8 @@ pub fn tensor(s: &VitState, p: usize, out: &mut [f32]) {
             };
             w.put(c as f32);
         }
-        // one reserved number closes the seat block (see VITRUST_NOTES.md: the listed parts add to 278)
-        w.put(0.0);
+        // The listed parts add to 278: the seat's placements this season close the block (§15.5 as amended).
+        w.put(s.placements[q] as f32);
     }
     w.i = MAXP * SEAT_LEN;
     w.put(s.year as f32);

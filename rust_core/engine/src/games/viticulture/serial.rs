@@ -68,7 +68,8 @@ pub fn snapshot(s: &VitState) -> Value {
                 "known": (0..n).map(|r| st.known[r].to_vec()).collect::<Vec<_>>(),
                 "windmill_used": st.windmill_used,
                 "tasting_used": st.tasting_used,
-                "yoke_used": st.yoke_used,
+                // §15.7: which worker stands on the Yoke, −1 none.
+                "yoke": if st.yoke_used { st.yoke_kind as i64 } else { -1 },
                 "dealt": [mamas, papas],
                 "mama": if st.mama == NONE { Value::Null } else { json!(st.mama) },
                 "papa": if st.papa == NONE { Value::Null } else { json!(st.papa) },
@@ -106,7 +107,13 @@ pub fn snapshot(s: &VitState) -> Value {
         "decks": (0..4).map(|d| s.decks[d].to_vec()).collect::<Vec<_>>(),
         "discards": (0..4).map(|d| s.discards[d][..s.discard_len[d] as usize].to_vec()).collect::<Vec<_>>(),
         "board": board,
-        "cart": (0..n).map(|q| s.seats[q].cart).collect::<Vec<_>>(),
+        // §15.7: regular workers, then the grande, on the lira cart.
+        "cart": (0..n)
+            .map(|q| {
+                let g = s.seats[q].cart_grande as u8;
+                vec![s.seats[q].cart - g, g]
+            })
+            .collect::<Vec<_>>(),
         "planned": planned,
         "end_flag": s.end_flag,
         "seats": seats,

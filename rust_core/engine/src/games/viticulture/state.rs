@@ -2308,8 +2308,9 @@ impl VitState {
             self.push(Task::Turn(q as u8));
             return;
         }
-        // everybody passed: the season ends
+        // everybody passed: the season ends (§15.7: `passed` is per season, all false in fall and at year end)
         self.turn_seat = -1;
+        self.passed = [false; MAXP];
         if self.phase == Phase::Summer {
             self.phase = Phase::Fall;
             self.stage = 0;
