@@ -439,7 +439,10 @@ class ViticultureState:
 
     def _step(self, action: int) -> None:
         assert self.gen is not None and self.req is not None
-        self.seen.append(self.req.seen)
+        # A hidden decision hides which card is given; declining to give (Importer's `done`) changes no
+        # hand, and the hands' type counts are public (§10), so it is seen by all.
+        public = self.req.player >= 0 and not CARD <= action < CARD + NUM_KINDS
+        self.seen.append(0 if public else self.req.seen)
         if self.texts is not None:
             self.texts.append(self._text(action))
         self.actions.append(action)
