@@ -10,8 +10,9 @@ winter visitors with ``queen=off``).
 The builder reads only the data file, never an engine, so the tests that use it collect before the engines
 exist. The snapshot details §15.4 leaves open are decided here, each in one place, so that a ruling changes
 one line: ``dealt`` is ``[mama indices, papa indices]`` (``_dealt``); ``grande_placed`` is a bool; ``cart``
-counts a seat's workers of both kinds on ``lira``; ``placements`` counts the seat's board placements on the
-current season's actions (a cart or Yoke placement has no season in the snapshot); ``version`` is 1 (§12);
+is per seat ``[regular, grande]`` on ``lira`` and ``yoke`` per seat -1 (empty), 0 (regular) or 1 (grande)
+(§15.7); ``placements`` counts the seat's placements this season on the season's actions, the lira cart and
+the Yoke (§15.7); ``version`` is 1 (§12);
 ``end_flag`` is set only under ``end_rule=reached``; the mamas and papas are dealt and kept by seat index,
 every papa's lira taken (``gift_taken`` false).
 """
