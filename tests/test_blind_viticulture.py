@@ -67,17 +67,11 @@ COSTS |= {"large_cellar": 6, "cottage": 4}
 
 
 @pytest.fixture(autouse=True)
-def _has_game(engine, request):
+def _has_game(engine):
     try:
         engine.make("viticulture")
     except InvalidStateError:
         pytest.skip(f"the {engine.name} engine has no viticulture yet")
-    if engine.name == "rust":
-        # Known gap (docs/rules/viticulture.md, status): the Rust reader replays `history` and does not yet
-        # load a snapshot written by hand, which every position here is. Strict, so it flips when mended.
-        request.applymarker(
-            pytest.mark.xfail(strict=True, raises=InvalidStateError, reason="Rust cannot load a snapshot yet")
-        )
 
 
 # --- Helpers ------------------------------------------------------------------------------------------------

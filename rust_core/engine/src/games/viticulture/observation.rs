@@ -321,7 +321,7 @@ pub fn full_text(s: &VitState) -> String {
 pub fn info_string(s: &VitState, p: usize, history: &[u32]) -> String {
     let mut t = text(s, p);
     t += "\nhistory:";
-    let Ok(((_, seen, _), chance)) = super::serial::replay_full(s.rules, history) else {
+    let Ok(((_, seen, _), chance)) = super::serial::replay_full(s, history) else {
         return t;
     };
     for (i, &a) in history.iter().enumerate() {

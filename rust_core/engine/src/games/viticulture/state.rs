@@ -81,16 +81,19 @@ pub enum Task {
         seat: u8,
         sold: bool,
     },
+    /// `more`: a repeat offer (after a first pick), ended without a decision when only `done` is left (§15.7)
     Plant {
         seat: u8,
         left: u8,
         need: u8,
         flags: u8,
+        more: bool,
     },
     Harvest {
         seat: u8,
         left: u8,
         need: u8,
+        more: bool,
     },
     Make {
         seat: u8,
@@ -98,6 +101,7 @@ pub enum Task {
         need: u8,
         min_value: u8,
         ignore_cellar: bool,
+        more: bool,
     },
     Build {
         seat: u8,
@@ -175,6 +179,7 @@ pub enum Task {
     Retrieve {
         seat: u8,
         left: u8,
+        more: bool,
     },
     Rooster(u8),
     Take(u8),
@@ -433,6 +438,8 @@ pub struct VitState {
     pub escrow_len: u8,
     /// set when a unit starts at the current node (§15.4)
     pub fresh_unit: bool,
+    /// the snapshot this state was read from when its history does not replay from the start (§15.7)
+    pub base: Option<std::sync::Arc<super::serial::Base>>,
 }
 
 impl VitState {
@@ -483,6 +490,7 @@ impl VitState {
             escrow: [[0; 2]; 3],
             escrow_len: 0,
             fresh_unit: false,
+            base: None,
         };
         s.advance();
         s
@@ -502,6 +510,10 @@ impl VitState {
         } else {
             Some(self.stack[self.sp as usize - 1])
         }
+    }
+    /// Push a task (the serial reader sets up the node of a unit).
+    pub(super) fn push_task(&mut self, t: Task) {
+        self.push(t);
     }
     #[inline]
     fn push(&mut self, t: Task) {
@@ -1162,7 +1174,7 @@ impl VitState {
         match a {
             0 => self.can_draw(D_VINE),
             1 => true,
-            2 => self.any_build(q, -(bonus as i32), false, 0),
+            2 => self.any_build(q, bonus as i32, false, 0),
             3 => self.any_playable(q, 0),
             4 => {
                 let d = data();
@@ -1560,6 +1572,7 @@ impl VitState {
                     left: *max,
                     need: *min,
                     flags: *ignore_structures as u8 | ((*ignore_field_limit as u8) << 1),
+                    more: false,
                 });
             }
             Step::Build {
@@ -1588,6 +1601,7 @@ impl VitState {
                     seat: qs,
                     left: *max,
                     need: *min,
+                    more: false,
                 });
             }
             Step::MakeWine {
@@ -1604,6 +1618,7 @@ impl VitState {
                     need: *min,
                     min_value: *min_value,
                     ignore_cellar: *ignore_cellar,
+                    more: false,
                 });
             }
             Step::FillOrder { bonus_vp } => {
@@ -1696,6 +1711,7 @@ impl VitState {
             Step::Retrieve { max } => self.push(Task::Retrieve {
                 seat: qs,
                 left: *max,
+                more: false,
             }),
             Step::MoveRooster => self.push(Task::Rooster(qs)),
             Step::TakePrevious => self.push(Task::Take(qs)),
@@ -1736,6 +1752,7 @@ impl VitState {
                 seat: qs,
                 left: 1,
                 need: 1,
+                more: false,
             });
             return;
         }
@@ -1832,6 +1849,7 @@ impl VitState {
                     left: 1 + bonus as u8,
                     need: 1,
                     flags: 0,
+                    more: false,
                 });
             }
             6 => {
@@ -1853,6 +1871,7 @@ impl VitState {
                     seat: qs,
                     left: 1 + bonus as u8,
                     need: 1,
+                    more: false,
                 });
             }
             8 => {
@@ -1872,6 +1891,7 @@ impl VitState {
                     need: 1,
                     min_value: 1,
                     ignore_cellar: false,
+                    more: false,
                 });
             }
             11 => {
@@ -2112,6 +2132,34 @@ impl VitState {
                 self.pop();
                 true
             }
+            // §15.7: a repeat offer with nothing more legal ends without a decision
+            t if self.repeat_offer(t) => {
+                let mut buf = Vec::new();
+                self.legal(&mut buf);
+                if buf[..] == [A_DONE] {
+                    self.apply_task(t, A_DONE);
+                    return true;
+                }
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// A "then more or `done`" offer after its first pick (§15.7).
+    fn repeat_offer(&self, t: Task) -> bool {
+        match t {
+            Task::PlayVisitor { again, .. } => again,
+            Task::Sell { sold, .. } => sold,
+            Task::Plant { more, .. }
+            | Task::Harvest { more, .. }
+            | Task::Make { more, .. }
+            | Task::Retrieve { more, .. } => more,
+            Task::Wedding { count, .. } => count >= 1,
+            Task::Governor { chosen, .. } => chosen != 0,
+            Task::Importer { seat, .. } => self.escrow[..(self.escrow_len as usize).min(3)]
+                .iter()
+                .any(|e| e[0] == seat),
             _ => false,
         }
     }
@@ -2340,7 +2388,6 @@ impl VitState {
                     s.cart_grande = false;
                     s.yoke_used = false;
                 }
-                self.temp = -1;
                 self.board_len = [0; 12];
                 self.planned_len = 0;
                 for q in 0..n {
@@ -2368,6 +2415,8 @@ impl VitState {
             _ => {
                 self.first = ((self.first as usize + n - 1) % n) as u8;
                 self.rows = [0; MAXP];
+                // §15.7: `temp` is the seat on row 7, −1 once the rows are cleared
+                self.temp = -1;
                 for q in 0..n {
                     let s = &mut self.seats[q];
                     for f in 0..3 {
@@ -3150,6 +3199,10 @@ impl VitState {
                 let row = (a - A_WAKE + 1) as u8;
                 self.rows[q as usize] = row;
                 self.passed[q as usize] = true;
+                // §15.7: `temp` is the seat on row 7 (a seat leaving row 7 no longer holds it)
+                if self.temp == q as i8 && row != 7 {
+                    self.temp = -1;
+                }
                 self.wake_bonus(q as usize, row, true);
             }
             Task::Row5(q) => {
@@ -3300,6 +3353,7 @@ impl VitState {
                 left,
                 need,
                 flags,
+                ..
             } => {
                 if a == A_DONE {
                     self.pop();
@@ -3312,6 +3366,7 @@ impl VitState {
                     left: left - 1,
                     need: need.saturating_sub(1),
                     flags,
+                    more: true,
                 });
             }
             Task::Crew { asker, seat } => {
@@ -3324,7 +3379,9 @@ impl VitState {
                     }
                 }
             }
-            Task::Harvest { seat, left, need } => {
+            Task::Harvest {
+                seat, left, need, ..
+            } => {
                 if a == A_DONE {
                     self.pop();
                     return;
@@ -3334,6 +3391,7 @@ impl VitState {
                     seat,
                     left: left - 1,
                     need: need.saturating_sub(1),
+                    more: true,
                 });
             }
             Task::Make {
@@ -3342,6 +3400,7 @@ impl VitState {
                 need,
                 min_value,
                 ignore_cellar,
+                ..
             } => {
                 if a == A_DONE {
                     self.pop();
@@ -3357,6 +3416,7 @@ impl VitState {
                     need: need.saturating_sub(1),
                     min_value,
                     ignore_cellar,
+                    more: true,
                 });
             }
             Task::MentorMake { asker, seat, made } => {
@@ -3697,7 +3757,7 @@ impl VitState {
                     self.planned_len += 1;
                 }
             }
-            Task::Retrieve { seat, left } => {
+            Task::Retrieve { seat, left, .. } => {
                 if a == A_DONE {
                     self.pop();
                     return;
@@ -3707,6 +3767,7 @@ impl VitState {
                 self.set_top(Task::Retrieve {
                     seat,
                     left: left - 1,
+                    more: true,
                 });
             }
             Task::Take(q) => {
