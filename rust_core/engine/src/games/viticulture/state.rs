@@ -81,19 +81,16 @@ pub enum Task {
         seat: u8,
         sold: bool,
     },
-    /// `more`: a repeat offer (after a first pick), ended without a decision when only `done` is left (§15.7)
     Plant {
         seat: u8,
         left: u8,
         need: u8,
         flags: u8,
-        more: bool,
     },
     Harvest {
         seat: u8,
         left: u8,
         need: u8,
-        more: bool,
     },
     Make {
         seat: u8,
@@ -101,7 +98,6 @@ pub enum Task {
         need: u8,
         min_value: u8,
         ignore_cellar: bool,
-        more: bool,
     },
     Build {
         seat: u8,
@@ -179,7 +175,6 @@ pub enum Task {
     Retrieve {
         seat: u8,
         left: u8,
-        more: bool,
     },
     Rooster(u8),
     Take(u8),
@@ -1572,7 +1567,6 @@ impl VitState {
                     left: *max,
                     need: *min,
                     flags: *ignore_structures as u8 | ((*ignore_field_limit as u8) << 1),
-                    more: false,
                 });
             }
             Step::Build {
@@ -1601,7 +1595,6 @@ impl VitState {
                     seat: qs,
                     left: *max,
                     need: *min,
-                    more: false,
                 });
             }
             Step::MakeWine {
@@ -1618,7 +1611,6 @@ impl VitState {
                     need: *min,
                     min_value: *min_value,
                     ignore_cellar: *ignore_cellar,
-                    more: false,
                 });
             }
             Step::FillOrder { bonus_vp } => {
@@ -1711,7 +1703,6 @@ impl VitState {
             Step::Retrieve { max } => self.push(Task::Retrieve {
                 seat: qs,
                 left: *max,
-                more: false,
             }),
             Step::MoveRooster => self.push(Task::Rooster(qs)),
             Step::TakePrevious => self.push(Task::Take(qs)),
@@ -1752,7 +1743,6 @@ impl VitState {
                 seat: qs,
                 left: 1,
                 need: 1,
-                more: false,
             });
             return;
         }
@@ -1849,7 +1839,6 @@ impl VitState {
                     left: 1 + bonus as u8,
                     need: 1,
                     flags: 0,
-                    more: false,
                 });
             }
             6 => {
@@ -1871,7 +1860,6 @@ impl VitState {
                     seat: qs,
                     left: 1 + bonus as u8,
                     need: 1,
-                    more: false,
                 });
             }
             8 => {
@@ -1891,7 +1879,6 @@ impl VitState {
                     need: 1,
                     min_value: 1,
                     ignore_cellar: false,
-                    more: false,
                 });
             }
             11 => {
@@ -2146,20 +2133,20 @@ impl VitState {
         }
     }
 
-    /// A "then more or `done`" offer after its first pick (§15.7).
+    /// A "then more or `done`" offer (§15.7): `done` is offered only with at least one more legal id, so when
+    /// `done` alone would be legal the sequence ends without a decision (a first offer of an "up to" step with
+    /// min 0 included: its `done` too needs another legal id).
     fn repeat_offer(&self, t: Task) -> bool {
         match t {
             Task::PlayVisitor { again, .. } => again,
             Task::Sell { sold, .. } => sold,
-            Task::Plant { more, .. }
-            | Task::Harvest { more, .. }
-            | Task::Make { more, .. }
-            | Task::Retrieve { more, .. } => more,
             Task::Wedding { count, .. } => count >= 1,
             Task::Governor { chosen, .. } => chosen != 0,
-            Task::Importer { seat, .. } => self.escrow[..(self.escrow_len as usize).min(3)]
-                .iter()
-                .any(|e| e[0] == seat),
+            Task::Plant { .. }
+            | Task::Harvest { .. }
+            | Task::Make { .. }
+            | Task::Retrieve { .. }
+            | Task::Importer { .. } => true,
             _ => false,
         }
     }
@@ -3366,7 +3353,6 @@ impl VitState {
                     left: left - 1,
                     need: need.saturating_sub(1),
                     flags,
-                    more: true,
                 });
             }
             Task::Crew { asker, seat } => {
@@ -3391,7 +3377,6 @@ impl VitState {
                     seat,
                     left: left - 1,
                     need: need.saturating_sub(1),
-                    more: true,
                 });
             }
             Task::Make {
@@ -3416,7 +3401,6 @@ impl VitState {
                     need: need.saturating_sub(1),
                     min_value,
                     ignore_cellar,
-                    more: true,
                 });
             }
             Task::MentorMake { asker, seat, made } => {
@@ -3510,6 +3494,9 @@ impl VitState {
             } => {
                 let q = seat as usize;
                 if order == NONE {
+                    // the order is revealed and out of the hand while its wines are chosen (as a visitor in
+                    // play, §15.3)
+                    self.hand_remove(q, ORDER0 + (a - A_FILL) as usize);
                     self.set_top(Task::Fill {
                         seat,
                         bonus_vp,
@@ -3526,7 +3513,6 @@ impl VitState {
                 if req as usize + 1 >= nreq {
                     self.pop();
                     let ord = &d.orders[o];
-                    self.hand_remove(q, ORDER0 + o);
                     self.discard(ORDER0 + o);
                     self.gain_vp(q, ord.vp + bonus_vp as i32);
                     self.gain_residual(q, ord.residual);
@@ -3767,7 +3753,6 @@ impl VitState {
                 self.set_top(Task::Retrieve {
                     seat,
                     left: left - 1,
-                    more: true,
                 });
             }
             Task::Take(q) => {
