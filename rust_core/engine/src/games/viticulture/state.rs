@@ -219,6 +219,8 @@ pub enum Task {
         seat: u8,
     },
     ImporterEnd(u8),
+    /// Organizer's "then pass", after the row's bonus
+    PassAfter(u8),
     Queen {
         asker: u8,
         seat: u8,
@@ -2020,6 +2022,11 @@ impl VitState {
                 }
                 true
             }
+            Task::PassAfter(q) => {
+                self.pop();
+                self.passed[q as usize] = true;
+                true
+            }
             Task::RevealsDone => {
                 self.pop();
                 for dk in 0..4 {
@@ -2142,6 +2149,8 @@ impl VitState {
             Task::Sell { sold, .. } => sold,
             Task::Wedding { count, .. } => count >= 1,
             Task::Governor { chosen, .. } => chosen != 0,
+            // Mentor's "make up to 2": after the first wine, more or `done`
+            Task::MentorMake { made, .. } => made >= 1,
             Task::Plant { .. }
             | Task::Harvest { .. }
             | Task::Make { .. }
@@ -3056,7 +3065,8 @@ impl VitState {
             | Task::Steps { .. }
             | Task::ResolvePlan(_)
             | Task::RevealsDone
-            | Task::ImporterEnd(_) => {}
+            | Task::ImporterEnd(_)
+            | Task::PassAfter(_) => {}
         }
     }
 
@@ -3185,7 +3195,8 @@ impl VitState {
                 self.pop();
                 let row = (a - A_WAKE + 1) as u8;
                 self.rows[q as usize] = row;
-                self.passed[q as usize] = true;
+                // the seat passes after the bonus (the step's "take the bonus, then pass")
+                self.push(Task::PassAfter(q));
                 // §15.7: `temp` is the seat on row 7 (a seat leaving row 7 no longer holds it)
                 if self.temp == q as i8 && row != 7 {
                     self.temp = -1;
@@ -3903,7 +3914,8 @@ impl VitState {
             | Task::Steps { .. }
             | Task::ResolvePlan(_)
             | Task::RevealsDone
-            | Task::ImporterEnd(_) => {}
+            | Task::ImporterEnd(_)
+            | Task::PassAfter(_) => {}
         }
     }
 
@@ -3993,7 +4005,8 @@ pub fn deciding_seat(t: Task) -> u8 {
         | Task::Plan(q)
         | Task::Rooster(q)
         | Task::Take(q)
-        | Task::ImporterEnd(q) => q,
+        | Task::ImporterEnd(q)
+        | Task::PassAfter(q) => q,
         Task::First
         | Task::DealMama(_)
         | Task::DealPapa(_)
