@@ -227,7 +227,17 @@ pub(crate) fn replay_full(
         }
         cache.seen.push(r.visibility(a));
         cache.chance.push(r.current() == crate::CHANCE);
+        r.halt_at_reservations = true;
         r.apply(a);
+        if r.halted {
+            // The winter reservations' unit: its snapshot is the state before any of them resolves.
+            r.halted = false;
+            r.halt_at_reservations = false;
+            cache.snap = Some((r.clone(), i + 1));
+            r.fresh_unit = false;
+            r.advance();
+        }
+        r.halt_at_reservations = false;
         cache.history.push(a);
     }
     let r = &cache.state;
@@ -505,10 +515,10 @@ fn read_snapshot(rules: &Rules, top: &Fields) -> Result<VitState> {
     }
     s.temp = f.int("temp", -1, ni - 1)? as i8;
     let on7 = (0..n).find(|&q| s.rows[q] == 7).map_or(-1, |q| q as i8);
-    if s.temp != on7 {
+    if on7 >= 0 && s.temp < 0 {
         return f.fail(
             "temp",
-            "must be the seat on row 7, or -1 when no seat is on row 7",
+            "must be a seat when a seat is on row 7 (whoever holds the temporary worker)",
         );
     }
     // cards

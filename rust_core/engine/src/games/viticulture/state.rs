@@ -172,9 +172,11 @@ pub enum Task {
     },
     RevealsDone,
     Plan(u8),
+    /// `taken`: workers retrieved so far; "up to" needs at least one (§14.17), so `done` comes after the first.
     Retrieve {
         seat: u8,
         left: u8,
+        taken: u8,
     },
     Rooster(u8),
     Take(u8),
@@ -435,6 +437,10 @@ pub struct VitState {
     pub escrow_len: u8,
     /// set when a unit starts at the current node (§15.4)
     pub fresh_unit: bool,
+    /// set only on serial.rs' replay states: stop `advance` where the winter reservations' unit starts, so that
+    /// its snapshot is taken before any reservation resolves; `halted` says it stopped there
+    pub halt_at_reservations: bool,
+    pub halted: bool,
     /// the snapshot this state was read from when its history does not replay from the start (§15.7)
     pub base: Option<std::sync::Arc<super::serial::Base>>,
 }
@@ -487,6 +493,8 @@ impl VitState {
             escrow: [[0; 2]; 3],
             escrow_len: 0,
             fresh_unit: false,
+            halt_at_reservations: false,
+            halted: false,
             base: None,
         };
         s.advance();
@@ -723,9 +731,10 @@ impl VitState {
             self.seats[q].regular_placed += 1;
         }
     }
-    /// Index of a retrievable (not planned) worker of q of this kind on action a.
+    /// Index of a retrievable (not planned) worker of q of this kind on action a: the latest placed, so a
+    /// seat with workers on two spaces of one action frees the space it took last (reading 18).
     fn find_worker(&self, a: usize, q: usize, kind: u8) -> Option<usize> {
-        (0..self.board_len[a] as usize).find(|&i| {
+        (0..self.board_len[a] as usize).rev().find(|&i| {
             let e = self.board[a][i];
             (e & 7) as usize == q && (e >> 5) & 1 == kind && (e >> 6) & 1 == 0
         })
@@ -1705,6 +1714,7 @@ impl VitState {
             Step::Retrieve { max } => self.push(Task::Retrieve {
                 seat: qs,
                 left: *max,
+                taken: 0,
             }),
             Step::MoveRooster => self.push(Task::Rooster(qs)),
             Step::TakePrevious => self.push(Task::Take(qs)),
@@ -1940,6 +1950,9 @@ impl VitState {
                         return;
                     }
                     self.drive();
+                    if self.halted {
+                        return;
+                    }
                 }
                 Some(t) => {
                     if !self.run_auto(t) {
@@ -2011,9 +2024,15 @@ impl VitState {
                 }
                 true
             }
-            Task::ResolvePlan(i) => {
+            Task::ResolvePlan(_) => {
                 self.pop();
-                if let Some(&[seat, a, space, _kind]) = self.planned.get(i as usize) {
+                // The first reservation left (`planned` is in resolution order). It leaves the list as it
+                // resolves, so the observation counts only the reservations still to come.
+                let m = self.planned_len as usize;
+                if m > 0 {
+                    let [seat, a, space, _kind] = self.planned[0];
+                    self.planned.copy_within(1..m, 0);
+                    self.planned_len -= 1;
                     let (q, a) = (seat as usize, a as usize);
                     let bonus = space == 1;
                     if q < self.n() && self.action_ok(q, a, bonus) {
@@ -2294,22 +2313,21 @@ impl VitState {
             // season start
             self.stage = 2;
             if self.phase == Phase::Winter && self.planned_len > 0 {
-                // reservations, in wake-up order of owners, then order placed
+                // `planned` in resolution order (§15.4): wake-up order of owners, then order placed (stable).
                 let (w, len) = self.wake_order();
+                let rank = |q: u8| w[..len].iter().position(|&x| x == q).unwrap_or(MAXP);
+                let m = self.planned_len as usize;
+                self.planned[..m].sort_by_key(|e| rank(e[0]));
                 let mut list = [Task::First; 12];
-                let mut m = 0;
-                for &q in &w[..len] {
-                    for i in 0..self.planned_len as usize {
-                        if self.planned[i][0] == q && m < 12 {
-                            list[m] = Task::ResolvePlan(i as u8);
-                            m += 1;
-                        }
-                    }
+                for (i, t) in list[..m].iter_mut().enumerate() {
+                    *t = Task::ResolvePlan(i as u8);
                 }
                 self.push_seq(&list[..m]);
                 self.turn_seat = -1;
                 self.fresh_unit = true;
                 self.stage = 1;
+                // The unit's snapshot is this state, before any reservation resolves (serial.rs stops here).
+                self.halted = self.halt_at_reservations;
                 return;
             }
             let (w, _) = self.wake_order();
@@ -2319,6 +2337,13 @@ impl VitState {
         }
         if self.stage == 1 {
             self.stage = 2;
+            // Every reservation is resolved: they are ordinary workers now, and `planned` is empty.
+            self.planned_len = 0;
+            for a in 0..12 {
+                for e in self.board[a].iter_mut() {
+                    *e &= !(1 << 6);
+                }
+            }
             let (w, _) = self.wake_order();
             self.turn_seat = -1;
             self.next_turn(w[0] as usize, true);
@@ -2955,8 +2980,10 @@ impl VitState {
                     }
                 }
             }
-            Task::Retrieve { seat, .. } => {
-                out.push(A_DONE);
+            Task::Retrieve { seat, taken, .. } => {
+                if taken > 0 {
+                    out.push(A_DONE);
+                }
                 for sp in 0..14u32 {
                     for k in 0..2u8 {
                         if self.can_retrieve(seat as usize, sp as usize, k) {
@@ -3197,10 +3224,8 @@ impl VitState {
                 self.rows[q as usize] = row;
                 // the seat passes after the bonus (the step's "take the bonus, then pass")
                 self.push(Task::PassAfter(q));
-                // §15.7: `temp` is the seat on row 7 (a seat leaving row 7 no longer holds it)
-                if self.temp == q as i8 && row != 7 {
-                    self.temp = -1;
-                }
+                // A seat leaving row 7 keeps the temporary worker it took (it may stand on the board already);
+                // `temp` is who holds it this year (§15.7 as amended, interpretation 28).
                 self.wake_bonus(q as usize, row, true);
             }
             Task::Row5(q) => {
@@ -3754,7 +3779,7 @@ impl VitState {
                     self.planned_len += 1;
                 }
             }
-            Task::Retrieve { seat, left, .. } => {
+            Task::Retrieve { seat, left, taken } => {
                 if a == A_DONE {
                     self.pop();
                     return;
@@ -3764,6 +3789,7 @@ impl VitState {
                 self.set_top(Task::Retrieve {
                     seat,
                     left: left - 1,
+                    taken: taken + 1,
                 });
             }
             Task::Take(q) => {

@@ -293,8 +293,13 @@ fn check_invariants(s: &VitState) {
         count[s.escrow[i][1] as usize] += 1;
     }
     for i in 0..s.sp as usize {
-        if let state::Task::Finish(c) = s.stack[i] {
-            count[45 + c as usize] += 1;
+        match s.stack[i] {
+            state::Task::Finish(c) => count[45 + c as usize] += 1,
+            // an order chosen to fill is out of the hand while its wines are chosen
+            state::Task::Fill { order, .. } if order != state::NONE => {
+                count[9 + order as usize] += 1
+            }
+            _ => {}
         }
     }
     for k in 0..121 {
