@@ -6,6 +6,7 @@
 //! of small tasks (`state.rs`); the registry boxes it.
 
 pub mod data;
+mod heuristic;
 pub mod notation;
 mod observation;
 mod serial;
@@ -250,6 +251,9 @@ impl State for VitState {
     }
     fn to_text(&self) -> String {
         observation::full_text(self)
+    }
+    fn heuristic_value(&self, out: &mut [f64]) {
+        heuristic::heuristic_value(self, out)
     }
 }
 
