@@ -840,8 +840,8 @@ class ViticultureState:
         for a in range(12):
             if a == A_VISIT_S:
                 continue
-            for seat, _space, kind in t["board"][a]:
-                if seat == s:
+            for kind in range(2):
+                if self._free_workers_on(s, a, kind):
                     ids.add(RETRIEVE + 2 * a + kind)
         for kind in range(2):
             if t["cart"][s][kind] > 0:
@@ -849,6 +849,15 @@ class ViticultureState:
         if self.S(s)["yoke"] >= 0:
             ids.add(RETRIEVE + 26 + self.S(s)["yoke"])
         return sorted(ids)
+
+    def _free_workers_on(self, s: int, a: int, kind: int) -> list[int]:
+        """Indices in ``board[a]`` of ``s``'s workers of ``kind`` that are not reserved by Planner (§14.12: a
+        reserved worker is on a future action), latest placed last. Reserved workers are the seat's earliest
+        entries of their space and kind on that action: nothing is placed on a winter action before winter."""
+        t = self.T
+        entries = [i for i, e in enumerate(t["board"][a]) if e[0] == s and e[2] == kind]
+        reserved = sum(1 for e in t["planned"] if e[0] == s and e[1] == ACTION_KEYS[a] and e[3] == kind)
+        return entries[reserved:]
 
     def _plan_ids(self, s: int) -> list[int]:
         regular, grande = self._workers_left(s)
@@ -1019,8 +1028,7 @@ class ViticultureState:
 
     def _occupied(self, a: int, space: int) -> int:
         t = self.T
-        used = sum(1 for e in t["board"][a] if e[1] == space)
-        return used + sum(1 for e in t["planned"] if e[1] == a and e[2] == space)
+        return sum(1 for e in t["board"][a] if e[1] == space)
 
     def _space_ids(self, s: int, a: int, regular: bool, grande: bool, check_action: bool = True) -> list[int]:
         g = self.game
@@ -1498,8 +1506,15 @@ class ViticultureState:
 
     def _steps(self, s: int, steps: list[dict[str, Any]], ctx: dict[str, Any]) -> Flow:
         for st in steps:
-            if self._step_ok(s, st):
+            if self._reached_ok(s, st):
                 yield from self._run_step(s, st, ctx)
+
+    def _reached_ok(self, s: int, st: dict[str, Any]) -> bool:
+        """§15.3: a step reached runs unless it has become impossible. Producer's "lira >= 2" stands for its own
+        pay step, counted in playability and paid by now, so the retrieve then needs only a worker to take."""
+        if st["op"] == "retrieve_own_workers":
+            return bool(self._retrievable(s))
+        return self._step_ok(s, st)
 
     def _run_step(self, s: int, st: dict[str, Any], ctx: dict[str, Any]) -> Flow:
         op = st["op"]
@@ -1681,7 +1696,11 @@ class ViticultureState:
             act, j = divmod(choice - PLACE, 5)
             word, kind = PLACE_J[j]
             self._put_worker(s, kind)
-            t["planned"].append([s, act, ("plain", "bonus", "over").index(word), kind])
+            space = ("plain", "bonus", "over").index(word)
+            # The worker stands on the space from the moment it is reserved (§15.4 `board`); `planned` lists the
+            # reservations still to resolve, the action by its key (§15.1).
+            t["board"][act].append([s, space, kind])
+            t["planned"].append([s, ACTION_KEYS[act], space, kind])
         elif op == "retrieve_own_workers":
             yield from self._repeat(
                 s, lambda: self._retrievable(s), self._gen(self._retrieve, s), st["max"], 1
@@ -1712,9 +1731,8 @@ class ViticultureState:
         elif space == 13:
             seat["yoke"] = -1
         else:
-            entries = t["board"][space]
-            i = max(i for i, e in enumerate(entries) if e[0] == s and e[2] == kind)  # READING: the latest
-            del entries[i]
+            i = self._free_workers_on(s, space, kind)[-1]  # READING: the latest placed
+            del t["board"][space][i]
         if kind == 1:
             seat["grande_placed"] = False
         else:
@@ -1838,7 +1856,7 @@ class ViticultureState:
                 yield from self._draw(s, d)
         elif key == "motivator":
             for q in [s, *others]:
-                if t["passed"][q] or not self.S(q)["grande_placed"]:
+                if t["passed"][q] or not self._grande_retrievable(q):
                     continue
                 if (yield from self._ask(q, [ACCEPT, DECLINE])) == ACCEPT:
                     self._return_grande(q)
@@ -1877,23 +1895,27 @@ class ViticultureState:
         else:
             raise AssertionError(key)
 
+    def _grande_retrievable(self, q: int) -> bool:
+        """Motivator's condition: q's grande stands somewhere it can be taken back from (not a reservation)."""
+        t = self.T
+        return bool(
+            any(self._free_workers_on(q, a, 1) for a in range(12))
+            or t["cart"][q][1] > 0
+            or self.S(q)["yoke"] == 1
+        )
+
     def _return_grande(self, q: int) -> None:
         t = self.T
         for a in range(12):
-            for i, e in enumerate(t["board"][a]):
-                if e[0] == q and e[2] == 1:
-                    del t["board"][a][i]
-                    self.S(q)["grande_placed"] = False
-                    return
+            free = self._free_workers_on(q, a, 1)
+            if free:
+                del t["board"][a][free[-1]]
+                self.S(q)["grande_placed"] = False
+                return
         if t["cart"][q][1] > 0:
             t["cart"][q][1] -= 1
         elif self.S(q)["yoke"] == 1:
             self.S(q)["yoke"] = -1
-        else:
-            for i, e in enumerate(t["planned"]):
-                if e[0] == q and e[3] == 1:
-                    del t["planned"][i]
-                    break
         self.S(q)["grande_placed"] = False
 
     def _importer(self, s: int, others: list[int]) -> Flow:
@@ -1934,8 +1956,8 @@ class ViticultureState:
         """§6.4 step 1: every reservation in order, then the winter turns."""
         t = self.T
         while t["planned"]:
-            s, act, space, kind = t["planned"].pop(0)
-            t["board"][act].append([s, space, kind])
+            s, key, space, kind = t["planned"].pop(0)
+            act = ACTION_KEYS.index(key)
             if self._can_take(s, act, space == 1):
                 yield from self._board_action(s, act, space == 1, tour_room=True)
         self._next_turn(None)
@@ -2223,7 +2245,7 @@ class ViticultureState:
         for j in range(6):
             q = (p + j) % n if j < n else -1
             for a in WINTER_ACTIONS:
-                out.append(float(sum(1 for e in t["planned"] if e[0] == q and e[1] == a)))
+                out.append(float(sum(1 for e in t["planned"] if e[0] == q and e[1] == ACTION_KEYS[a])))
         mover = self.current_player()
         out += hot(6, (mover - p) % n if mover >= 0 else -1)
         out += [1.0 if mover == CHANCE else 0.0]
@@ -2395,7 +2417,7 @@ def _schema(n: int) -> Any:
         "discards": [[int, None], 4],
         "board": [[[int, 3], None], 12],
         "cart": [[int, 2], n],
-        "planned": [[int, 4], None],
+        "planned": ["planned_entry", None],
         "end_flag": bool,
         "seats": [seat, n],
     }
@@ -2410,6 +2432,10 @@ def _check_shape(value: object, schema: Any, where: str) -> None:
         items = _F.list(value, where, schema[1])
         for i, item in enumerate(items):
             _check_shape(item, schema[0], f"{where}[{i}]")
+    elif schema == "planned_entry":
+        entry = _F.list(value, where, 4)
+        if not (_is_int(entry[0]) and isinstance(entry[1], str) and _is_int(entry[2]) and _is_int(entry[3])):
+            raise _F.bad(f"{where} must be [seat, action key, space, kind]")
     elif schema == "bool_or_null":
         if value is not None and not isinstance(value, bool):
             raise _F.bad(f"{where} must be a bool or null")
@@ -2453,11 +2479,16 @@ def _check_snapshot(game: ViticultureGame, t: dict[str, Any]) -> None:
             _F.int_in(s, 0, n - 1, f"board[{a}] seat")
             _F.int_in(space, 0, 2, f"board[{a}] space")
             _F.int_in(kind, 0, 1, f"board[{a}] kind")
-    for s, a, space, kind in t["planned"]:
+    for s, key, space, kind in t["planned"]:
         _F.int_in(s, 0, n - 1, "planned seat")
-        _F.int_in(a, 6, 11, "planned action")
+        if key not in ACTION_KEYS[6:]:
+            raise bad(f"planned action {key!r} is not a winter action key")
         _F.int_in(space, 0, 2, "planned space")
         _F.int_in(kind, 0, 1, "planned kind")
+        a = ACTION_KEYS.index(key)
+        reserved = sum(1 for e in t["planned"] if e[:2] == [s, key] and e[3] == kind)
+        if sum(1 for e in t["board"][a] if e[0] == s and e[2] == kind) < reserved:
+            raise bad("a reservation whose worker is not on the board")
     if t["end_flag"] and game._params["end_rule"] != "reached":
         raise bad("end_flag is set under end_rule=year_end")
     totals = [0] * NUM_KINDS
@@ -2514,9 +2545,6 @@ def _check_snapshot(game: ViticultureGame, t: dict[str, Any]) -> None:
             for q, _space, kind in entries:
                 if q == s:
                     on[kind] += 1
-        for q, _a, _space, kind in t["planned"]:
-            if q == s:
-                on[kind] += 1
         for kind in range(2):
             on[kind] += t["cart"][s][kind]
         if seat["yoke"] >= 0:
