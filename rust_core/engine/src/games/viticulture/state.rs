@@ -2453,7 +2453,7 @@ impl VitState {
                 if !self.rules.end_reached()
                     && self.seats[..n].iter().any(|s| s.vp >= self.rules.target_vp)
                 {
-                    self.end_flag = true;
+                    // §15.7: `end_flag` is only ever set under end_rule=reached; this rule ends at once.
                     over = true;
                 }
                 if over {
