@@ -40,6 +40,14 @@ CASES += [
 ]
 # Memoir '44's second scenario (docs/rules/memoir44.md §8), a word that probing cannot find.
 CASES += [("memoir44", {"scenario": "home_hills"})]
+# Viticulture's card readings (docs/rules/viticulture.md §3), words that probing cannot find.
+CASES += [
+    (
+        "viticulture",
+        {"players": 4, "max_years": 3, "end_rule": "year_end", "harvest_expert": "harvest_both",
+         "importer": "draw", "promoter": "vp_only", "queen": "off"},
+    )
+]  # fmt: skip
 # Thingvellir (docs/rules/thingvellir.md), whose keys ``game.params`` lists only when it is on.
 CASES += [
     ("nidavellir", {"thingvellir": True}),

@@ -118,6 +118,15 @@ SEEDED += [
 ]
 # Memoir '44's home-made scenario (docs/rules/memoir44.md §8): hills, hedgerows, armor and artillery.
 SEEDED += [("memoir44(scenario=home_hills)", seed) for seed in range(11, 12 + effort())]
+# Viticulture's card readings (docs/rules/viticulture.md §3) and the other end rule.
+SEEDED += [
+    (
+        "viticulture(end_rule=year_end,harvest_expert=harvest_both,importer=draw,max_years=4,players=4,"
+        "promoter=vp_only,queen=off)",
+        seed,
+    )
+    for seed in range(11, 12 + effort())
+]
 
 
 @pytest.mark.parametrize(("game_string", "seed"), SEEDED)

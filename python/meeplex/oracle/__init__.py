@@ -48,10 +48,6 @@ GAMES: dict[str, type[_GameClass]] = {
     "lineit": __import__("meeplex.oracle.lineit", fromlist=["_"]).LineitGame,
     "memoir44": __import__("meeplex.oracle.memoir44", fromlist=["_"]).Memoir44Game,
     "nidavellir": __import__("meeplex.oracle.nidavellir", fromlist=["_"]).NidavellirGame,
-}
-# Games that ``make`` builds but ``games()`` does not list yet: both engines exist and are not yet in lockstep
-# (the Rust core's ``PREVIEW_IDS``; docs/rules/viticulture.md, status).
-PREVIEW: dict[str, type[_GameClass]] = {
     "viticulture": __import__("meeplex.oracle.viticulture", fromlist=["_"]).ViticultureGame,
 }
 
@@ -70,7 +66,7 @@ def make(name: str, /, **params: object) -> GameLike:
     ``InvalidStateError``), never Python's TypeError.
     """
     game_id, from_string = parse_game_string(name)
-    found = GAMES.get(game_id) or PREVIEW.get(game_id)
+    found = GAMES.get(game_id)
     if found is None:
         raise InvalidStateError(f"unknown game {game_id!r}; the oracle has {games()}")
     return found(merge_params(game_id, from_string, params))

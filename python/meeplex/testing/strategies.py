@@ -109,13 +109,26 @@ def combined_variants(game_id: str) -> list[_Params]:
     return [{}] + _pack(game_id, low) + _pack(game_id, high)
 
 
+# A game's share of the seeded suites at effort 1 (CI): length parameters capped, so that a combined variant
+# at its highest values (six winemakers for 40 years: some 5,000 actions a game) does not play whole games
+# of its longest kind in every seeded suite. The higher efforts (``dev``, ``long``) play them in full.
+CI_CAPS: dict[str, _Params] = {"viticulture": {"max_years": 3}}
+
+
 def seeded_variants(game_id: str, effort: int = 1) -> list[_Params]:
-    """The parameter sets seeded suites run: ``combined_variants`` at effort 1, every single-parameter
-    variant as well above it."""
+    """The parameter sets seeded suites run: ``combined_variants`` at effort 1 (with ``CI_CAPS``), every
+    single-parameter variant as well above it."""
     variants = combined_variants(game_id)
     if effort > 1:
-        variants += [v for v in param_variants(game_id) if v not in variants]
-    return variants
+        return variants + [v for v in param_variants(game_id) if v not in variants]
+    capped = []
+    for variant in variants:
+        variant = dict(variant)
+        for key, cap in CI_CAPS.get(game_id, {}).items():
+            variant[key] = min(variant.get(key, cap), cap)  # type: ignore[type-var]
+        if variant not in capped:
+            capped.append(variant)
+    return capped
 
 
 # --- Parameters probing cannot find -------------------------------------------------------------------------
@@ -270,6 +283,27 @@ def _memoir44_scenario(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params
     return {"scenario": draw(st.sampled_from(_MEMOIR44_SCENARIOS))}
 
 
+# Viticulture (docs/rules/viticulture.md §3): the word parameters, default first.
+_VITICULTURE_WORDS: dict[str, tuple[str, ...]] = {
+    "end_rule": ("reached", "year_end"),
+    "harvest_expert": ("record", "harvest_both"),
+    "importer": ("escrow", "draw"),
+    "promoter": ("vp_residual", "vp_only"),
+    "queen": ("on", "off"),
+}
+
+
+@st.composite
+def _viticulture_words(draw: st.DrawFn, game_id: str, drawn: _Params) -> _Params:
+    """Each word parameter left at its default or moved, and at most 3 years (a drawn game is played whole
+    by the lockstep tests; random games seldom reach the points that end it sooner)."""
+    extra: _Params = {"max_years": min(int(drawn.get("max_years", 3)), 3)}
+    for key, (_, *others) in _VITICULTURE_WORDS.items():
+        if draw(st.booleans()):
+            extra[key] = draw(st.sampled_from(others))
+    return extra
+
+
 # game id -> a strategy of the parameters ``param_space`` cannot find, given the ones drawn from it.
 EXTRA_PARAMS: dict[str, Callable[[str, _Params], st.SearchStrategy[_Params]]] = {
     "carcassonne": _carcassonne_tiles,
@@ -278,6 +312,7 @@ EXTRA_PARAMS: dict[str, Callable[[str, _Params], st.SearchStrategy[_Params]]] = 
     "forbidden_island": _forbidden_island_words,
     "memoir44": _memoir44_scenario,
     "nidavellir": _nidavellir_thingvellir,
+    "viticulture": _viticulture_words,
 }
 
 

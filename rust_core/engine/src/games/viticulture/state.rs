@@ -2145,6 +2145,12 @@ impl VitState {
                 self.pop();
                 true
             }
+            // The bonus space's second card is a repeat offer (§9.1, §15.7): with nothing left to draw it
+            // ends without a decision.
+            Task::AcceptDraw { deck, .. } if !self.can_draw(deck as usize) => {
+                self.pop();
+                true
+            }
             // §15.7: a repeat offer with nothing more legal ends without a decision
             t if self.repeat_offer(t) => {
                 let mut buf = Vec::new();
