@@ -1510,8 +1510,8 @@ class ViticultureState:
                 yield from self._run_step(s, st, ctx)
 
     def _reached_ok(self, s: int, st: dict[str, Any]) -> bool:
-        """§15.3: a step reached runs unless it has become impossible. Producer's "lira >= 2" stands for its own
-        pay step, counted in playability and paid by now, so the retrieve then needs only a worker to take."""
+        """§15.3: a step reached runs unless it has become impossible. Producer's "lira >= 2" stands for its
+        own pay step, counted in playability and paid by now, so the retrieve then needs only a worker."""
         if st["op"] == "retrieve_own_workers":
             return bool(self._retrievable(s))
         return self._step_ok(s, st)
@@ -1697,8 +1697,8 @@ class ViticultureState:
             word, kind = PLACE_J[j]
             self._put_worker(s, kind)
             space = ("plain", "bonus", "over").index(word)
-            # The worker stands on the space from the moment it is reserved (§15.4 `board`); `planned` lists the
-            # reservations still to resolve, the action by its key (§15.1).
+            # The worker stands on the space from the moment it is reserved (§15.4 `board`); `planned` lists
+            # the reservations still to resolve, the action by its key (§15.1).
             t["board"][act].append([s, space, kind])
             t["planned"].append([s, ACTION_KEYS[act], space, kind])
         elif op == "retrieve_own_workers":
@@ -1896,7 +1896,7 @@ class ViticultureState:
             raise AssertionError(key)
 
     def _grande_retrievable(self, q: int) -> bool:
-        """Motivator's condition: q's grande stands somewhere it can be taken back from (not a reservation)."""
+        """Motivator's condition: q's grande stands where it can be taken back from (not a reservation)."""
         t = self.T
         return bool(
             any(self._free_workers_on(q, a, 1) for a in range(12))

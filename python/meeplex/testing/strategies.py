@@ -125,7 +125,7 @@ def seeded_variants(game_id: str, effort: int = 1) -> list[_Params]:
     for variant in variants:
         variant = dict(variant)
         for key, cap in CI_CAPS.get(game_id, {}).items():
-            variant[key] = min(variant.get(key, cap), cap)  # type: ignore[type-var]
+            variant[key] = min(variant.get(key, cap), cap)
         if variant not in capped:
             capped.append(variant)
     return capped
