@@ -33,7 +33,7 @@ lint: install
 test: lint
 	cargo test --workspace --quiet
 	fuzz/run.sh --smoke 5
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 bench: install
 	$(BIN)/pip install --quiet "pettingzoo[classic]>=1.25,<2" "open_spiel>=2,<3"
