@@ -74,6 +74,19 @@ CHOSEN: dict[str, list[tuple[str, tuple[int, ...]]]] = {
         ("memoir44(scenario=home_hills)", (1,)),
         ("memoir44(turn_limit=12)", (1,)),
     ],
+    # A whole default game (random play runs to the 20-year limit), short games at three to six seats, and
+    # every card reading moved with the other end rule.
+    "viticulture": [
+        ("viticulture", (1,)),
+        ("viticulture(max_years=3)", (1, 2)),
+        ("viticulture(max_years=2,players=4)", (1,)),
+        ("viticulture(max_years=1,players=6)", (1,)),
+        (
+            "viticulture(end_rule=year_end,harvest_expert=harvest_both,importer=draw,max_years=2,players=3,"
+            "promoter=vp_only,queen=off)",
+            (1,),
+        ),
+    ],
     # Random games are short (a few turns): the default game, both layouts, every difficulty and seat count.
     "forbidden_island": [
         ("forbidden_island", (1, 2)),
