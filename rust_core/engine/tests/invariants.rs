@@ -44,6 +44,28 @@ fn variants(id: &str) -> Vec<AnyGame> {
             }
         }
     }
+    if id == "viticulture" {
+        // Random play runs to the year limit (20 years, some 600 actions a seat): two years at each seat count
+        // keep every id at every step affordable; the card readings moved in the 3-seat game.
+        for (players, readings) in [(2, false), (3, true), (4, false), (6, false)] {
+            let mut p = Params::new();
+            p.insert("players".into(), ParamValue::Int(players));
+            p.insert("max_years".into(), ParamValue::Int(2));
+            if readings {
+                for (key, word) in [
+                    ("end_rule", "year_end"),
+                    ("harvest_expert", "harvest_both"),
+                    ("importer", "draw"),
+                    ("promoter", "vp_only"),
+                    ("queen", "off"),
+                ] {
+                    p.insert(key.into(), ParamValue::Str(word.into()));
+                }
+            }
+            out.push(AnyGame::new(id, &p).expect("a viticulture variant"));
+        }
+        return out;
+    }
     if id == "memoir44" {
         // Memoir '44 has no seat count: a short turn limit, so that games end by the limit as well as by medals.
         for turn_limit in [12, 80] {

@@ -210,7 +210,19 @@ impl State for VitState {
         buf.contains(&action)
     }
     fn apply_unchecked(&mut self, action: u32) {
-        self.apply(action);
+        // The task handlers read an id as an offset into its kind's range (a row, a field, a card), so an id
+        // the current node does not offer could index out of range: it is checked first, into a reused buffer
+        // (one more legal-action pass a step; the hot loops pass legal ids).
+        thread_local!(static LEGAL: std::cell::RefCell<Vec<u32>> = const { std::cell::RefCell::new(Vec::new()) });
+        let legal = LEGAL.with(|buf| {
+            let mut buf = buf.borrow_mut();
+            buf.clear();
+            self.legal_actions(&mut buf);
+            buf.contains(&action)
+        });
+        if legal {
+            self.apply(action);
+        }
     }
     fn action_to_string(&self, action: u32) -> Result<String> {
         if self.current() == crate::CHANCE {

@@ -207,7 +207,8 @@ pub(crate) fn replay_full(
                     base: base.clone(),
                     history: history[..b.at].to_vec(),
                     state: b.start.clone(),
-                    snap: None,
+                    // the base is a unit start even where it is not at a node (the reservations' unit)
+                    snap: Some((b.start.clone(), b.at)),
                     seen: b.seen.clone(),
                     chance,
                 }
@@ -797,7 +798,7 @@ fn read_snapshot(rules: &Rules, top: &Fields) -> Result<VitState> {
             if q < 0 && s.phase == Phase::Winter && s.planned_len > 0 {
                 s.stage = 0;
                 s.idx = 0;
-                s.fresh_unit = true;
+                s.fresh_unit = false;
                 check = false;
                 // the reservations' unit: compare before they resolve
                 if snapshot(&s) != *top.get("state") {
@@ -841,7 +842,11 @@ fn read_snapshot(rules: &Rules, top: &Fields) -> Result<VitState> {
         }
         Phase::Setup => unreachable!(),
     }
-    s.fresh_unit = true;
+    // A live state inside the reservations' unit is at a node that is not the unit's start (advance has set
+    // the flag if the reservations ran through to the next unit).
+    if check {
+        s.fresh_unit = true;
+    }
     if check && snapshot(&s) != *top.get("state") {
         let expect = snapshot(&s);
         let what = first_difference(top.get("state"), &expect, "state");

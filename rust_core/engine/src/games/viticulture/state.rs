@@ -2330,9 +2330,9 @@ impl VitState {
                 }
                 self.push_seq(&list[..m]);
                 self.turn_seat = -1;
-                self.fresh_unit = true;
                 self.stage = 1;
-                // The unit's snapshot is this state, before any reservation resolves (serial.rs stops here).
+                // The reservations' unit starts here, before any of them resolves, not at a node: serial.rs'
+                // replay stops here to take its snapshot (a live state goes on; `fresh_unit` marks nodes only).
                 self.halted = self.halt_at_reservations;
                 return;
             }
