@@ -77,6 +77,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A true bound on the number of actions (chance outcomes included) in one game.
     fn max_game_length(&self) -> u64;
     fn observation_shape(&self) -> Vec<usize>;
+    /// Whether every value of `observation_tensor` is an integer in 0..=255 in every reachable state of this
+    /// game (with these parameters), so that a uint8 copy of it is exact (`VectorGame(...,
+    /// observation_dtype="uint8")`). A game says true only when its rules document's layout is counts and flags
+    /// with a bound it can prove from its parameters; the default is false.
+    fn observation_fits_u8(&self) -> bool {
+        false
+    }
     fn new_initial_state(&self) -> Self::State;
     /// Parse the canonical text of [`State::serialize`], validating it fully; returns the state and its history.
     fn deserialize_state(&self, text: &str) -> Result<(Self::State, Vec<u32>)>;

@@ -250,6 +250,9 @@ impl AnyGame {
     pub fn observation_shape(&self) -> Vec<usize> {
         game_dispatch!(self, g => g.observation_shape())
     }
+    pub fn observation_fits_u8(&self) -> bool {
+        game_dispatch!(self, g => g.observation_fits_u8())
+    }
     pub fn observation_len(&self) -> usize {
         self.observation_shape().iter().product()
     }

@@ -310,6 +310,79 @@ impl Rules {
         totals
     }
 
+    /// An upper bound on every value of the observation tensor (FC §6, W §6) in any reachable state, from the
+    /// card counts: every value is a count, a flag or one of the turn's counters, all non-negative integers.
+    /// Per turn a card is played at most once and recycled at most once in the base layout (4 times in the
+    /// family layout, FC §5 and W §5), so each counter is bounded by the sum over the cards of the most one
+    /// play or recycle adds to it: `cash` by the faces' cash, a recycle's 1 (Mall, Interchange) and each
+    /// Hospital's `cash += unhappiness` (the unhappiness then at most the limit plus one card's, as a turn ends
+    /// once it exceeds the limit); `points` by the faces' points, a recycle's 1 and 3 per Archaeology 20-for-3
+    /// (at most one per card bought or played); the limit by 2 + one per Church play, Limit recycle and
+    /// Camping Grounds; `turn` by `max_turns x players`.
+    pub fn observation_bound<const F: usize>(&self) -> u64 {
+        let totals = self.type_totals::<FAMILY_FACES>();
+        let c = self.total_cards();
+        // Recycles of one card in one turn: once in the base layout, at most 4 times in the family's.
+        let k = if F > BASE_FACES { 4 } else { 1 };
+        // The sum over the cards of the most either face of each gives.
+        let most = |g: &dyn Fn(usize) -> u32| -> u64 {
+            (0..FAMILY_FACES)
+                .step_by(2)
+                .map(|t| totals[t] as u64 * g(t).max(g(t + 1)) as u64)
+                .sum()
+        };
+        let is = |f: usize, face: usize| (f == face) as u32;
+        let reservoir = self.reservoir_recycle;
+        let recycle_cash = |f| match self.recycle(f) {
+            Recycle::Cash => 1,
+            Recycle::Interchange => self.interchange_cash as u32,
+            _ => 0,
+        };
+        let recycle_point = |f| matches!(self.recycle(f), Recycle::Point) as u32;
+        let recycle_limit = |f| match self.recycle(f) {
+            Recycle::Limit => 1,
+            Recycle::Reservoir => (reservoir != ReservoirRecycle::Cash) as u32,
+            _ => 0,
+        };
+        let recycle_flip = |f| match self.recycle(f) {
+            Recycle::Reservoir => 3 * (reservoir != ReservoirRecycle::Limit) as u32,
+            _ => 0,
+        };
+        let unhappiness = most(&|f| self.unhappiness(f));
+        let one_card = (0..FAMILY_FACES)
+            .map(|f| self.unhappiness(f) as u64)
+            .max()
+            .unwrap_or(0);
+        // The limit: 2, plus one per Church played, Limit recycle, and Camping Grounds bought the turn before.
+        let churches = most(&|f| is(f, CHURCH));
+        let others = 2 + k * most(&recycle_limit) + most(&|f| is(f, CAMPING_GROUNDS));
+        let limit = churches + others;
+        // A Hospital adds the turn's unhappiness so far, which is at most the limit plus one card's (a turn
+        // ends once it exceeds the limit). Hospitals and Churches may be faces of the same cards, so with h
+        // Hospitals played, at most `max(churches, hospitals) - h` Churches were (the worst h is taken).
+        let hospitals = most(&|f| is(f, HOSPITAL));
+        let shared = hospitals.max(churches);
+        let hospital = (0..=hospitals)
+            .map(|h| {
+                h * unhappiness.min(others + shared.saturating_sub(h).min(churches) + one_card)
+            })
+            .max()
+            .unwrap_or(0);
+        let cash = most(&|f| self.cash(f)) + k * most(&recycle_cash) + hospital;
+        let flip_cash = k * most(&recycle_flip);
+        // 3 points per 20-for-3: one per Archaeology Site bought, one per one played (`digs`).
+        let points = most(&|f| self.points(f))
+            + k * most(&recycle_point)
+            + 3 * 2 * most(&|f| is(f, ARCHAEOLOGY_SITE));
+        let turn = self.max_turns as u64 * self.players as u64;
+        // Counts of cards (decks, piles, `played`, Central Parks, Stations) are at most c; `extra_flips` at most
+        // c + one per Wind Farm bought.
+        [c, 2 * c, unhappiness, limit, cash, flip_cash, points, turn]
+            .into_iter()
+            .max()
+            .unwrap_or(0)
+    }
+
     pub fn total_cards(&self) -> u64 {
         self.type_totals::<FAMILY_FACES>()
             .iter()
@@ -680,6 +753,11 @@ impl<const F: usize, const CAP: usize> Game for FlipGame<F, CAP> {
 
     fn observation_shape(&self) -> Vec<usize> {
         vec![observation::len::<F>(&self.rules)]
+    }
+
+    /// True when [`Rules::observation_bound`] is at most 255 (the default games of every player count).
+    fn observation_fits_u8(&self) -> bool {
+        self.rules.observation_bound::<F>() <= 255
     }
 
     fn new_initial_state(&self) -> FlipState<F, CAP> {
