@@ -86,6 +86,7 @@ pub struct ObserveOutputs<'a, T = f32> {
 
 /// The batch of one game type; `VectorCore` holds it behind one virtual call per batch.
 #[doc(hidden)]
+#[allow(clippy::len_without_is_empty)]
 pub trait Batch: Send + Sync {
     fn len(&self) -> usize;
     fn reset(&mut self, seed: u64);
