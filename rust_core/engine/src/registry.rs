@@ -301,6 +301,12 @@ impl State for AnyState {
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         state_dispatch!(self, s => s.observation_tensor(player, out))
     }
+    fn observation_tensor_u8(&self, player: usize, out: &mut [u8], scratch: &mut [f32]) {
+        state_dispatch!(self, s => s.observation_tensor_u8(player, out, scratch))
+    }
+    fn legal_actions_unordered(&self, out: &mut Vec<u32>) {
+        state_dispatch!(self, s => s.legal_actions_unordered(out))
+    }
     fn observation_string(&self, player: usize) -> String {
         state_dispatch!(self, s => s.observation_string(player))
     }

@@ -51,11 +51,7 @@ impl ObsElem for f32 {
 impl ObsElem for u8 {
     #[inline]
     fn write<S: State>(state: &S, viewer: usize, out: &mut [u8], scratch: &mut [f32]) {
-        state.observation_tensor(viewer, scratch);
-        // Exact for the games that declare `observation_fits_u8` (integers in 0..=255); the cast saturates.
-        for (o, &x) in out.iter_mut().zip(scratch.iter()) {
-            *o = x as u8;
-        }
+        state.observation_tensor_u8(viewer, out, scratch);
     }
     fn step(batch: &mut dyn Batch, actions: &[i64], out: StepOutputs<'_, u8>) {
         batch.step_u8(actions, out)
@@ -195,7 +191,7 @@ impl<S: State + Send + Sync> Lanes<S> {
         row.fill(0);
         if p >= 0 {
             let actions = &mut self.scratch.actions;
-            state.legal_actions(actions);
+            state.legal_actions_unordered(actions);
             for &a in actions.iter() {
                 if let Some(word) = row.get_mut(a as usize / 64) {
                     *word |= 1 << (a % 64);
