@@ -80,6 +80,23 @@ pub struct ObserveOutputs<'a, T = f32> {
     pub players: &'a mut [i32],
 }
 
+/// Byte b of `SPREAD[x]` is bit b of x: a byte of the legal-action bitset as eight mask bytes.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut b = 0;
+        while b < 8 {
+            if x >> b & 1 == 1 {
+                table[x] |= 1 << (8 * b);
+            }
+            b += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
 /// The batch of one game type; `VectorCore` holds it behind one virtual call per batch.
 #[doc(hidden)]
 #[allow(clippy::len_without_is_empty)]
@@ -223,8 +240,17 @@ impl<S: State + Send + Sync> Lanes<S> {
         T::write(&self.states[i], self.viewer[i], obs, row);
         let legal = &self.legal[i * self.words..(i + 1) * self.words];
         for (chunk, &word) in mask.chunks_mut(64).zip(legal) {
-            for (b, slot) in chunk.iter_mut().enumerate() {
-                *slot = (word >> b & 1) as i8;
+            // Eight mask bytes per table look-up: one 8-byte store for each byte of the bitset.
+            let done = chunk.len() / 8 * 8;
+            let mut eights = chunk.chunks_exact_mut(8);
+            for (k, eight) in (&mut eights).enumerate() {
+                let spread = SPREAD[(word >> (8 * k)) as u8 as usize].to_le_bytes();
+                for (slot, b) in eight.iter_mut().zip(spread) {
+                    *slot = b as i8;
+                }
+            }
+            for (b, slot) in eights.into_remainder().iter_mut().enumerate() {
+                *slot = (word >> (done + b) & 1) as i8;
             }
         }
         *player = self.player[i];
