@@ -226,8 +226,7 @@ impl<S: State + Send + Sync> Lanes<S> {
         self.legal[i * self.words + a / 64] >> (a % 64) & 1 == 1
     }
 
-    /// Observation, mask and seat to move of game i. The mask is written from the bitset in one pass, each
-    /// byte once (no clearing first).
+    /// Observation, mask and seat to move of game i.
     #[inline]
     fn emit<T: ObsElem>(
         &self,
@@ -238,9 +237,14 @@ impl<S: State + Send + Sync> Lanes<S> {
         player: &mut i32,
     ) {
         T::write(&self.states[i], self.viewer[i], obs, row);
+        // Cleared in one memset (most of a large action space is one zero word after another), then eight mask
+        // bytes per table look-up in the words that hold a legal action: one 8-byte store per bitset byte.
+        mask.fill(0);
         let legal = &self.legal[i * self.words..(i + 1) * self.words];
         for (chunk, &word) in mask.chunks_mut(64).zip(legal) {
-            // Eight mask bytes per table look-up: one 8-byte store for each byte of the bitset.
+            if word == 0 {
+                continue;
+            }
             let done = chunk.len() / 8 * 8;
             let mut eights = chunk.chunks_exact_mut(8);
             for (k, eight) in (&mut eights).enumerate() {
