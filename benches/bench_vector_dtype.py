@@ -1,6 +1,6 @@
-"""``VectorGame.step`` from Python at n games, ``copy=False``, float32 and (where the build and the game allow
-it) uint8 observations: CPU time (``time.process_time_ns``) of the step calls alone, the actions (a random legal
-one per game, from the mask) chosen outside the timed call.
+"""``VectorGame.step`` from Python at n games, ``copy=False``, float32 and (where the build and the game
+allow it) uint8 observations: CPU time (``time.process_time_ns``) of the step calls alone, the actions (a
+random legal one per game, from the mask) chosen outside the timed call.
 
     python benches/bench_vector_dtype.py [--n 1024] [--steps 300] [--games flip_city,flipology]
 
