@@ -255,6 +255,37 @@ def test_vector_env_without_copies_plays_the_same_games() -> None:
         obs_a = a[0]
 
 
+@needs_vector
+@pytest.mark.parametrize("copy", [True, False])
+def test_vector_env_uint8_observations(copy: bool) -> None:
+    """observation_dtype="uint8" goes to the core: a Box(0, 255) uint8 space, the float32 env's values; a game
+    that does not allow it is refused when the env is made."""
+    from gymnasium import spaces
+
+    from meeplex.envs.gymnasium import VectorGameEnv
+
+    wide = VectorGameEnv("flip_city_wilderness", 4)
+    small = VectorGameEnv("flip_city_wilderness", 4, copy=copy, observation_dtype="uint8")
+    space = small.single_observation_space
+    assert isinstance(space, spaces.Box) and space.dtype == np.uint8
+    assert space.low.min() == 0 and space.high.max() == 255
+    assert space.shape == wide.single_observation_space.shape
+    assert small.observation_space.dtype == np.uint8
+    obs_w, _ = wide.reset(seed=8)
+    obs_s, _ = small.reset(seed=8)
+    picker = np.random.default_rng(5)
+    for _ in range(80):
+        assert obs_s in small.observation_space
+        assert np.array_equal(obs_s.astype(np.float32), obs_w)
+        actions = _masked_actions(wide.action_masks(), picker)
+        assert np.array_equal(wide.action_masks(), small.action_masks())
+        obs_w, rewards_w, *_ = wide.step(actions)
+        obs_s, rewards_s, *_ = small.step(actions)
+        assert np.array_equal(rewards_w, rewards_s)
+    with pytest.raises(meeplex.InvalidStateError):
+        VectorGameEnv("flipology", 2, observation_dtype=np.uint8)
+
+
 def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "gymnasium", None)  # makes `import gymnasium` fail
     monkeypatch.delitem(sys.modules, "meeplex.envs.gymnasium")

@@ -4,55 +4,64 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use meeplex_engine::registry::GAME_IDS;
-use meeplex_engine::vector::{AutoReset, ObserveOutputs, StepOutputs, VectorCore};
+use meeplex_engine::vector::{AutoReset, ObsElem, ObserveOutputs, StepOutputs, VectorCore};
 use meeplex_engine::{AnyGame, Params};
 use std::hint::black_box;
+
+/// One VectorCore at n games of `game`, stepped with the first legal action of each game, observations as `T`.
+fn bench_one<T: ObsElem>(c: &mut Criterion, game: &AnyGame, n: usize, label: &str) {
+    let mut core = VectorCore::new(game.clone(), n, 1, AutoReset::NextStep);
+    let (obs_len, acts, players) = (
+        game.observation_len(),
+        game.num_distinct_actions(),
+        game.num_players(),
+    );
+    let mut obs = vec![T::default(); n * obs_len];
+    let mut masks = vec![0i8; n * acts];
+    let mut rewards = vec![0f32; n * players];
+    let mut done = vec![false; n];
+    let mut seats = vec![0i32; n];
+    let mut actions = vec![0i64; n];
+    core.observe(ObserveOutputs {
+        observations: &mut obs,
+        masks: &mut masks,
+        players: &mut seats,
+    });
+    let mut group = c.benchmark_group(format!("{}/vector{label}", game.id()));
+    group.throughput(Throughput::Elements(n as u64));
+    group.bench_function(format!("{n}"), |b| {
+        b.iter(|| {
+            // The first legal action of each game: a fixed, cheap policy, so the engine is what is timed.
+            for i in 0..n {
+                let row = &masks[i * acts..(i + 1) * acts];
+                actions[i] = row.iter().position(|&m| m == 1).unwrap_or(0) as i64;
+            }
+            core.try_step(
+                &actions,
+                StepOutputs {
+                    observations: &mut obs,
+                    masks: &mut masks,
+                    rewards: &mut rewards,
+                    terminated: &mut done,
+                    players: &mut seats,
+                },
+            )
+            .expect("the first legal action is legal");
+            black_box(&obs);
+        })
+    });
+    group.finish();
+}
 
 fn vector(c: &mut Criterion) {
     for id in GAME_IDS {
         let game = AnyGame::new(id, &Params::new()).expect("default parameters");
         for n in [1usize, 64, 1024] {
-            let mut core = VectorCore::new(game.clone(), n, 1, AutoReset::NextStep);
-            let (obs_len, acts, players) = (
-                game.observation_len(),
-                game.num_distinct_actions(),
-                game.num_players(),
-            );
-            let mut obs = vec![0f32; n * obs_len];
-            let mut masks = vec![0i8; n * acts];
-            let mut rewards = vec![0f32; n * players];
-            let mut done = vec![false; n];
-            let mut seats = vec![0i32; n];
-            let mut actions = vec![0i64; n];
-            core.observe(ObserveOutputs {
-                observations: &mut obs,
-                masks: &mut masks,
-                players: &mut seats,
-            });
-            let mut group = c.benchmark_group(format!("{id}/vector"));
-            group.throughput(Throughput::Elements(n as u64));
-            group.bench_function(format!("{n}"), |b| {
-                b.iter(|| {
-                    // The first legal action of each game: a fixed, cheap policy, so the engine is what is timed.
-                    for i in 0..n {
-                        let row = &masks[i * acts..(i + 1) * acts];
-                        actions[i] = row.iter().position(|&m| m == 1).unwrap_or(0) as i64;
-                    }
-                    core.try_step(
-                        &actions,
-                        StepOutputs {
-                            observations: &mut obs,
-                            masks: &mut masks,
-                            rewards: &mut rewards,
-                            terminated: &mut done,
-                            players: &mut seats,
-                        },
-                    )
-                    .expect("the first legal action is legal");
-                    black_box(&obs);
-                })
-            });
-            group.finish();
+            bench_one::<f32>(c, &game, n, "");
+            // `<id>/vector_u8/<n>`: uint8 observations, for the games whose default parameters allow them.
+            if game.observation_fits_u8() {
+                bench_one::<u8>(c, &game, n, "_u8");
+            }
         }
     }
 }

@@ -125,6 +125,11 @@ class VectorGame:
     itself is new each call); copy what must be kept. This saves allocating and clearing the outputs on
     every step. The owned arrays must stay writeable and not be in use by another thread during a call, else
     InvalidStateError. The GIL is released while the games are stepped and the outputs written.
+
+    ``observation_dtype`` is ``"float32"`` (the default) or ``"uint8"`` (a string or a numpy dtype): uint8
+    observations hold exactly the float32 values, a quarter of the bytes to write. Only a game whose every
+    observation value is an integer in 0..255 in every reachable state allows it (Flip City solo, Flip City:
+    Wilderness with 1-2 seats, with their default cards); asking another raises InvalidStateError.
     """
 
     def __new__(
@@ -135,6 +140,7 @@ class VectorGame:
         autoreset_mode: str = "next_step",
         *,
         copy: bool = True,
+        observation_dtype: npt.DTypeLike | None = None,
     ) -> VectorGame: ...
     @property
     def num_envs(self) -> int: ...
@@ -143,14 +149,18 @@ class VectorGame:
         """False: ``step`` and ``reset`` return the VectorGame's own arrays, overwritten by the next call."""
 
     @property
+    def observation_dtype(self) -> np.dtype[np.float32 | np.uint8]:
+        """The dtype of the observations, ``numpy.float32`` or ``numpy.uint8``."""
+
+    @property
     def game(self) -> Game: ...
     def reset(
         self, seed: SupportsIndex | None = None
-    ) -> tuple[npt.NDArray[np.float32], dict[str, npt.NDArray[np.generic]]]: ...
+    ) -> tuple[npt.NDArray[np.float32 | np.uint8], dict[str, npt.NDArray[np.generic]]]: ...
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
-        npt.NDArray[np.float32],
+        npt.NDArray[np.float32 | np.uint8],
         npt.NDArray[np.float32],
         npt.NDArray[np.bool_],
         npt.NDArray[np.bool_],

@@ -45,6 +45,7 @@ with optional_imports("gymnasium"):
     from gymnasium.vector.utils import batch_space
 
 ObsType = npt.NDArray[np.float32]
+VectorObsType = npt.NDArray[np.float32 | np.uint8]
 
 _RESET_ATTEMPTS = (
     1000  # games that end before the seat moves are redrawn; this bounds a game that always does
@@ -225,7 +226,7 @@ def _autoreset_mode(mode: AutoresetMode | str) -> AutoresetMode:
     raise ValueError(f"autoreset_mode {mode!r} is not one of {sorted(_AUTORESET.values())}")
 
 
-class VectorGameEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
+class VectorGameEnv(VectorEnv[VectorObsType, npt.NDArray[np.int64], npt.NDArray[Any]]):
     """``meeplex.VectorGame`` as a Gymnasium vector environment: ``num_envs`` games of one kind stepped
     together in Rust, chance resolved inside. It is self-play: in each game the caller chooses for whichever
     seat is to move (``info["current_player"]``), with ``info["action_mask"]`` (also ``action_masks()``).
@@ -237,6 +238,9 @@ class VectorGameEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]])
     ``autoreset_mode`` goes to the core; with ``same_step`` the core keeps no final observation of a game.
     ``copy=False`` (as in Gymnasium's ``SyncVectorEnv``) returns the core's own observation, termination,
     truncation and ``info["returns"]`` arrays, overwritten in place by the next ``step`` or ``reset``.
+    ``observation_dtype="uint8"`` (or ``np.uint8``) goes to the core, for a game that allows it: the same
+    values as uint8, and the observation space is ``Box(0, 255, shape, uint8)``; a game that does not allow
+    it raises ``meeplex.InvalidStateError``.
     """
 
     def __init__(
@@ -246,14 +250,26 @@ class VectorGameEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]])
         *,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         copy: bool = True,
+        observation_dtype: npt.DTypeLike | None = None,
         **params: Any,
     ) -> None:
         mode = _autoreset_mode(autoreset_mode)
         self.game = meeplex.make(game_id, **params)
-        self.vector = meeplex.VectorGame(self.game, num_envs, autoreset_mode=_AUTORESET[mode], copy=copy)
+        self.vector = meeplex.VectorGame(
+            self.game,
+            num_envs,
+            autoreset_mode=_AUTORESET[mode],
+            copy=copy,
+            observation_dtype=observation_dtype,
+        )
         self.num_envs = num_envs
         self.metadata = {"autoreset_mode": mode}
-        self.single_observation_space = spaces.Box(-np.inf, np.inf, self.game.observation_shape(), np.float32)
+        shape = self.game.observation_shape()
+        self.single_observation_space: spaces.Box = (
+            spaces.Box(0, 255, shape, np.uint8)
+            if self.vector.observation_dtype == np.uint8
+            else spaces.Box(-np.inf, np.inf, shape, np.float32)
+        )
         self.single_action_space = spaces.Discrete(self.game.num_distinct_actions())
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -262,7 +278,7 @@ class VectorGameEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]])
 
     def reset(
         self, *, seed: int | Sequence[int | None] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[ObsType, dict[str, Any]]:
+    ) -> tuple[VectorObsType, dict[str, Any]]:
         first = self._first_seed(seed)
         super().reset(seed=first)
         if first is None:
@@ -274,7 +290,7 @@ class VectorGameEnv(VectorEnv[ObsType, npt.NDArray[np.int64], npt.NDArray[Any]])
     def step(
         self, actions: npt.ArrayLike
     ) -> tuple[
-        ObsType, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
+        VectorObsType, npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
         movers = self._movers
         obs, returns, terminations, truncations, info = self.vector.step(np.asarray(actions))

@@ -77,6 +77,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// A true bound on the number of actions (chance outcomes included) in one game.
     fn max_game_length(&self) -> u64;
     fn observation_shape(&self) -> Vec<usize>;
+    /// Whether every value of `observation_tensor` is an integer in 0..=255 in every reachable state of this
+    /// game (with these parameters), so that a uint8 copy of it is exact (`VectorGame(...,
+    /// observation_dtype="uint8")`). A game says true only when its rules document's layout is counts and flags
+    /// with a bound it can prove from its parameters; the default is false.
+    fn observation_fits_u8(&self) -> bool {
+        false
+    }
     fn new_initial_state(&self) -> Self::State;
     /// Parse the canonical text of [`State::serialize`], validating it fully; returns the state and its history.
     fn deserialize_state(&self, text: &str) -> Result<(Self::State, Vec<u32>)>;
@@ -93,6 +100,11 @@ pub trait State: Clone + Send + Sync + 'static {
     }
     /// The legal actions, sorted, written into a reused buffer (cleared first). At a chance node, the outcomes.
     fn legal_actions(&self, out: &mut Vec<u32>);
+    /// The same actions in any order, repeats allowed (`VectorCore` keeps them as a bitset); a game whose
+    /// `legal_actions` sorts may skip it here.
+    fn legal_actions_unordered(&self, out: &mut Vec<u32>) {
+        self.legal_actions(out)
+    }
     /// At a chance node, `(outcome, weight)` sorted by outcome with positive integer weights; else empty.
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>);
     /// At a chance node, the outcome DESIGN's random step draws: with the weights sorted by outcome summing to
@@ -141,6 +153,14 @@ pub trait State: Clone + Send + Sync + 'static {
     fn scores(&self, out: &mut [f64]);
     /// What `player` sees now, written into a buffer of `observation_shape()`'s size.
     fn observation_tensor(&self, player: usize, out: &mut [f32]);
+    /// [`State::observation_tensor`] as u8, for a game whose [`Game::observation_fits_u8`] is true (elsewhere
+    /// the values are unspecified). `scratch` is an f32 buffer of the same size. The default writes the f32
+    /// row into `scratch` (small enough to stay in cache) and converts it; a game with a cheaper direct writer
+    /// overrides it, and must write the same values.
+    fn observation_tensor_u8(&self, player: usize, out: &mut [u8], scratch: &mut [f32]) {
+        self.observation_tensor(player, scratch);
+        f32_row_to_u8(scratch, out);
+    }
     fn observation_string(&self, player: usize) -> String;
     fn information_state_string(&self, player: usize, history: &[u32]) -> String;
     fn serialize(&self, history: &[u32]) -> String;
@@ -164,6 +184,24 @@ pub trait State: Clone + Send + Sync + 'static {
     /// true returns, which are all zero before the end; games with a meaningful measure of progress override it.
     fn heuristic_value(&self, out: &mut [f64]) {
         self.returns(out)
+    }
+}
+
+/// Convert an f32 row whose values are integers in 0..=255 to u8, exactly. For such an x, x + 2^23 is exact and
+/// its low mantissa bits are x: an add and a truncation per value, which vectorizes (a saturating `x as u8`
+/// compiles to scalar NaN and range checks). Other values give unspecified bytes.
+#[inline]
+pub fn f32_row_to_u8(row: &[f32], out: &mut [u8]) {
+    const SHIFT: f32 = 8_388_608.0;
+    let mut o = out.chunks_exact_mut(16);
+    let mut r = row.chunks_exact(16);
+    for (o16, r16) in (&mut o).zip(&mut r) {
+        for k in 0..16 {
+            o16[k] = (r16[k] + SHIFT).to_bits() as u8;
+        }
+    }
+    for (x, y) in o.into_remainder().iter_mut().zip(r.remainder()) {
+        *x = (y + SHIFT).to_bits() as u8;
     }
 }
 

@@ -247,6 +247,9 @@ impl AnyGame {
     pub fn observation_shape(&self) -> Vec<usize> {
         game_dispatch!(self, g => g.observation_shape())
     }
+    pub fn observation_fits_u8(&self) -> bool {
+        game_dispatch!(self, g => g.observation_fits_u8())
+    }
     pub fn observation_len(&self) -> usize {
         self.observation_shape().iter().product()
     }
@@ -294,6 +297,12 @@ impl State for AnyState {
     }
     fn observation_tensor(&self, player: usize, out: &mut [f32]) {
         state_dispatch!(self, s => s.observation_tensor(player, out))
+    }
+    fn observation_tensor_u8(&self, player: usize, out: &mut [u8], scratch: &mut [f32]) {
+        state_dispatch!(self, s => s.observation_tensor_u8(player, out, scratch))
+    }
+    fn legal_actions_unordered(&self, out: &mut Vec<u32>) {
+        state_dispatch!(self, s => s.legal_actions_unordered(out))
     }
     fn observation_string(&self, player: usize) -> String {
         state_dispatch!(self, s => s.observation_string(player))

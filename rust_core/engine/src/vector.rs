@@ -23,12 +23,50 @@ pub enum AutoReset {
     Disabled,
 }
 
+/// The element type of the observation rows: `f32` (the observation tensor itself) or `u8`, for a game whose
+/// [`crate::Game::observation_fits_u8`] is true, the same values converted exactly. A u8 row is written by the
+/// game into a reused f32 row (which stays in L1 cache) and converted from there, so no game needs a u8 writer.
+pub trait ObsElem: Copy + Default + Send + Sync + 'static {
+    /// Write the observation of `state` for `viewer` into `out`; `scratch` is an f32 row of `out.len()`.
+    fn write<S: State>(state: &S, viewer: usize, out: &mut [Self], scratch: &mut [f32]);
+    #[doc(hidden)]
+    fn step(batch: &mut dyn Batch, actions: &[i64], out: StepOutputs<'_, Self>);
+    #[doc(hidden)]
+    fn observe(batch: &dyn Batch, out: ObserveOutputs<'_, Self>);
+}
+
+impl ObsElem for f32 {
+    #[inline]
+    fn write<S: State>(state: &S, viewer: usize, out: &mut [f32], _: &mut [f32]) {
+        state.observation_tensor(viewer, out);
+    }
+    fn step(batch: &mut dyn Batch, actions: &[i64], out: StepOutputs<'_, f32>) {
+        batch.step(actions, out)
+    }
+    fn observe(batch: &dyn Batch, out: ObserveOutputs<'_, f32>) {
+        batch.observe(out)
+    }
+}
+
+impl ObsElem for u8 {
+    #[inline]
+    fn write<S: State>(state: &S, viewer: usize, out: &mut [u8], scratch: &mut [f32]) {
+        state.observation_tensor_u8(viewer, out, scratch);
+    }
+    fn step(batch: &mut dyn Batch, actions: &[i64], out: StepOutputs<'_, u8>) {
+        batch.step_u8(actions, out)
+    }
+    fn observe(batch: &dyn Batch, out: ObserveOutputs<'_, u8>) {
+        batch.observe_u8(out)
+    }
+}
+
 /// Where a step writes, row i for game i: `observations` n x `observation_len`, `masks` n x
 /// `num_distinct_actions` (1 for a legal action of the seat to move, else 0), `rewards` n x players (every
 /// seat's return in the games that ended on this step, else 0), `terminated` n flags, `players` n seats to move
 /// (`CHANCE`/`TERMINAL` as in `State::current_player`). Every element is overwritten, whatever it held.
-pub struct StepOutputs<'a> {
-    pub observations: &'a mut [f32],
+pub struct StepOutputs<'a, T = f32> {
+    pub observations: &'a mut [T],
     pub masks: &'a mut [i8],
     pub rewards: &'a mut [f32],
     pub terminated: &'a mut [bool],
@@ -36,19 +74,40 @@ pub struct StepOutputs<'a> {
 }
 
 /// What describes the games as they are (after a reset, or any time): observations, masks and seats to move.
-pub struct ObserveOutputs<'a> {
-    pub observations: &'a mut [f32],
+pub struct ObserveOutputs<'a, T = f32> {
+    pub observations: &'a mut [T],
     pub masks: &'a mut [i8],
     pub players: &'a mut [i32],
 }
 
+/// Byte b of `SPREAD[x]` is bit b of x: a byte of the legal-action bitset as eight mask bytes.
+const SPREAD: [u64; 256] = {
+    let mut table = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut b = 0;
+        while b < 8 {
+            if x >> b & 1 == 1 {
+                table[x] |= 1 << (8 * b);
+            }
+            b += 1;
+        }
+        x += 1;
+    }
+    table
+};
+
 /// The batch of one game type; `VectorCore` holds it behind one virtual call per batch.
-trait Batch: Send + Sync {
+#[doc(hidden)]
+#[allow(clippy::len_without_is_empty)]
+pub trait Batch: Send + Sync {
     fn len(&self) -> usize;
     fn reset(&mut self, seed: u64);
     fn validate(&self, actions: &[i64]) -> Result<()>;
     fn step(&mut self, actions: &[i64], out: StepOutputs<'_>);
+    fn step_u8(&mut self, actions: &[i64], out: StepOutputs<'_, u8>);
     fn observe(&self, out: ObserveOutputs<'_>);
+    fn observe_u8(&self, out: ObserveOutputs<'_, u8>);
     fn state(&self, i: usize) -> Option<Tracked<AnyState>>;
     fn needs_reset(&self, i: usize) -> bool;
 }
@@ -76,6 +135,8 @@ struct Lanes<S: State> {
     num_actions: usize,
     num_players: usize,
     scratch: Scratch,
+    /// The f32 row a u8 observation is written through.
+    obs_row: Vec<f32>,
     returns: Vec<f64>,
 }
 
@@ -106,6 +167,7 @@ impl<S: State + Send + Sync> Lanes<S> {
             num_actions,
             num_players: game.num_players(),
             scratch: Scratch::default(),
+            obs_row: vec![0.0; game.observation_len()],
             returns: vec![0.0; game.num_players()],
         }
     }
@@ -146,7 +208,7 @@ impl<S: State + Send + Sync> Lanes<S> {
         row.fill(0);
         if p >= 0 {
             let actions = &mut self.scratch.actions;
-            state.legal_actions(actions);
+            state.legal_actions_unordered(actions);
             for &a in actions.iter() {
                 if let Some(word) = row.get_mut(a as usize / 64) {
                     *word |= 1 << (a % 64);
@@ -166,23 +228,103 @@ impl<S: State + Send + Sync> Lanes<S> {
 
     /// Observation, mask and seat to move of game i.
     #[inline]
-    fn emit(&self, i: usize, obs: &mut [f32], mask: &mut [i8], player: &mut i32) {
-        self.states[i].observation_tensor(self.viewer[i], obs);
+    fn emit<T: ObsElem>(
+        &self,
+        i: usize,
+        obs: &mut [T],
+        row: &mut [f32],
+        mask: &mut [i8],
+        player: &mut i32,
+    ) {
+        T::write(&self.states[i], self.viewer[i], obs, row);
+        // Cleared in one memset (most of a large action space is one zero word after another), then eight mask
+        // bytes per table look-up in the words that hold a legal action: one 8-byte store per bitset byte.
         mask.fill(0);
-        for (w, &word) in self.legal[i * self.words..(i + 1) * self.words]
-            .iter()
-            .enumerate()
-        {
-            let mut bits = word;
-            while bits != 0 {
-                let a = w * 64 + bits.trailing_zeros() as usize;
-                if let Some(slot) = mask.get_mut(a) {
-                    *slot = 1;
+        let legal = &self.legal[i * self.words..(i + 1) * self.words];
+        for (chunk, &word) in mask.chunks_mut(64).zip(legal) {
+            if word == 0 {
+                continue;
+            }
+            let done = chunk.len() / 8 * 8;
+            let mut eights = chunk.chunks_exact_mut(8);
+            for (k, eight) in (&mut eights).enumerate() {
+                let spread = SPREAD[(word >> (8 * k)) as u8 as usize].to_le_bytes();
+                for (slot, b) in eight.iter_mut().zip(spread) {
+                    *slot = b as i8;
                 }
-                bits &= bits - 1;
+            }
+            for (b, slot) in eights.into_remainder().iter_mut().enumerate() {
+                *slot = (word >> (done + b) & 1) as i8;
             }
         }
         *player = self.player[i];
+    }
+
+    fn step_into<T: ObsElem>(&mut self, actions: &[i64], out: StepOutputs<'_, T>) {
+        let n = self.states.len();
+        let (p, o, a) = (self.num_players, self.obs_len, self.num_actions);
+        assert!(
+            actions.len() >= n
+                && out.observations.len() >= n * o
+                && out.masks.len() >= n * a
+                && out.rewards.len() >= n * p
+                && out.terminated.len() >= n
+                && out.players.len() >= n,
+            "VectorCore::step: a buffer is too small"
+        );
+        let mut row = std::mem::take(&mut self.obs_row);
+        for i in 0..n {
+            let rewards = &mut out.rewards[i * p..(i + 1) * p];
+            rewards.fill(0.0);
+            let mut ended = false;
+            if self.needs_reset[i] {
+                self.reset_one(i);
+            } else {
+                self.states[i].apply_unchecked(actions[i] as u32);
+                self.histories[i].push(actions[i] as u32);
+                self.settle(i);
+                if self.player[i] == TERMINAL {
+                    ended = true;
+                    self.states[i].returns(&mut self.returns);
+                    for (r, &v) in rewards.iter_mut().zip(&self.returns) {
+                        *r = v as f32;
+                    }
+                    match self.autoreset {
+                        AutoReset::NextStep => self.needs_reset[i] = true,
+                        AutoReset::SameStep => self.reset_one(i),
+                        AutoReset::Disabled => {}
+                    }
+                }
+            }
+            out.terminated[i] = ended;
+            self.emit(
+                i,
+                &mut out.observations[i * o..(i + 1) * o],
+                &mut row,
+                &mut out.masks[i * a..(i + 1) * a],
+                &mut out.players[i],
+            );
+        }
+        self.obs_row = row;
+    }
+
+    fn observe_into<T: ObsElem>(&self, out: ObserveOutputs<'_, T>) {
+        let n = self.states.len();
+        let (o, a) = (self.obs_len, self.num_actions);
+        assert!(
+            out.observations.len() >= n * o && out.masks.len() >= n * a && out.players.len() >= n,
+            "VectorCore::observe: a buffer is too small"
+        );
+        let mut row = vec![0.0; o];
+        for i in 0..n {
+            self.emit(
+                i,
+                &mut out.observations[i * o..(i + 1) * o],
+                &mut row,
+                &mut out.masks[i * a..(i + 1) * a],
+                &mut out.players[i],
+            );
+        }
     }
 }
 
@@ -231,65 +373,19 @@ impl<S: State + Send + Sync> Batch for Lanes<S> {
     }
 
     fn step(&mut self, actions: &[i64], out: StepOutputs<'_>) {
-        let n = self.states.len();
-        let (p, o, a) = (self.num_players, self.obs_len, self.num_actions);
-        assert!(
-            actions.len() >= n
-                && out.observations.len() >= n * o
-                && out.masks.len() >= n * a
-                && out.rewards.len() >= n * p
-                && out.terminated.len() >= n
-                && out.players.len() >= n,
-            "VectorCore::step: a buffer is too small"
-        );
-        for i in 0..n {
-            let rewards = &mut out.rewards[i * p..(i + 1) * p];
-            rewards.fill(0.0);
-            let mut ended = false;
-            if self.needs_reset[i] {
-                self.reset_one(i);
-            } else {
-                self.states[i].apply_unchecked(actions[i] as u32);
-                self.histories[i].push(actions[i] as u32);
-                self.settle(i);
-                if self.player[i] == TERMINAL {
-                    ended = true;
-                    self.states[i].returns(&mut self.returns);
-                    for (r, &v) in rewards.iter_mut().zip(&self.returns) {
-                        *r = v as f32;
-                    }
-                    match self.autoreset {
-                        AutoReset::NextStep => self.needs_reset[i] = true,
-                        AutoReset::SameStep => self.reset_one(i),
-                        AutoReset::Disabled => {}
-                    }
-                }
-            }
-            out.terminated[i] = ended;
-            self.emit(
-                i,
-                &mut out.observations[i * o..(i + 1) * o],
-                &mut out.masks[i * a..(i + 1) * a],
-                &mut out.players[i],
-            );
-        }
+        self.step_into(actions, out)
+    }
+
+    fn step_u8(&mut self, actions: &[i64], out: StepOutputs<'_, u8>) {
+        self.step_into(actions, out)
     }
 
     fn observe(&self, out: ObserveOutputs<'_>) {
-        let n = self.states.len();
-        let (o, a) = (self.obs_len, self.num_actions);
-        assert!(
-            out.observations.len() >= n * o && out.masks.len() >= n * a && out.players.len() >= n,
-            "VectorCore::observe: a buffer is too small"
-        );
-        for i in 0..n {
-            self.emit(
-                i,
-                &mut out.observations[i * o..(i + 1) * o],
-                &mut out.masks[i * a..(i + 1) * a],
-                &mut out.players[i],
-            );
-        }
+        self.observe_into(out)
+    }
+
+    fn observe_u8(&self, out: ObserveOutputs<'_, u8>) {
+        self.observe_into(out)
     }
 
     fn state(&self, i: usize) -> Option<Tracked<AnyState>> {
@@ -398,20 +494,20 @@ impl VectorCore {
 
     /// Apply one validated batch and write everything the step returns (see [`StepOutputs`]). A game waiting
     /// for its reset ignores its action and is reset.
-    pub fn step(&mut self, actions: &[i64], out: StepOutputs<'_>) {
-        self.batch.step(actions, out)
+    pub fn step<T: ObsElem>(&mut self, actions: &[i64], out: StepOutputs<'_, T>) {
+        T::step(&mut *self.batch, actions, out)
     }
 
     /// [`VectorCore::validate`], then [`VectorCore::step`].
-    pub fn try_step(&mut self, actions: &[i64], out: StepOutputs<'_>) -> Result<()> {
+    pub fn try_step<T: ObsElem>(&mut self, actions: &[i64], out: StepOutputs<'_, T>) -> Result<()> {
         self.batch.validate(actions)?;
-        self.batch.step(actions, out);
+        T::step(&mut *self.batch, actions, out);
         Ok(())
     }
 
     /// Observations, masks and seats to move of the games as they are.
-    pub fn observe(&self, out: ObserveOutputs<'_>) {
-        self.batch.observe(out)
+    pub fn observe<T: ObsElem>(&self, out: ObserveOutputs<'_, T>) {
+        T::observe(&*self.batch, out)
     }
 
     /// A copy of game i.
@@ -546,5 +642,89 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every game that declares `observation_fits_u8` (the ids with each player count): random games whose
+    /// every observation value is an integer in 0..=255, and a u8 vector whose rows are the f32 vector's cast.
+    #[test]
+    fn u8_observations_are_exact() {
+        let mut declared = 0;
+        for id in GAME_IDS {
+            for players in [None, Some(1), Some(2), Some(3), Some(4)] {
+                let mut params = Params::new();
+                if let Some(p) = players {
+                    params.insert("players".into(), crate::ParamValue::Int(p));
+                }
+                let Ok(game) = AnyGame::new(id, &params) else {
+                    continue;
+                };
+                if !game.observation_fits_u8() {
+                    continue;
+                }
+                declared += 1;
+                let (n, o, a, p) = (
+                    16,
+                    game.observation_len(),
+                    game.num_distinct_actions(),
+                    game.num_players(),
+                );
+                let mut f = VectorCore::new(game.clone(), n, 3, AutoReset::SameStep);
+                let mut u = VectorCore::new(game.clone(), n, 3, AutoReset::SameStep);
+                let (mut of, mut ou) = (vec![0f32; n * o], vec![0u8; n * o]);
+                let (mut mf, mut mu) = (vec![0i8; n * a], vec![0i8; n * a]);
+                let (mut rf, mut ru) = (vec![0f32; n * p], vec![0f32; n * p]);
+                let (mut tf, mut tu) = (vec![false; n], vec![false; n]);
+                let (mut sf, mut su) = (vec![0; n], vec![0; n]);
+                f.observe(ObserveOutputs {
+                    observations: &mut of,
+                    masks: &mut mf,
+                    players: &mut sf,
+                });
+                u.observe(ObserveOutputs {
+                    observations: &mut ou,
+                    masks: &mut mu,
+                    players: &mut su,
+                });
+                let mut pick = Rng::new(11);
+                for _ in 0..3000 {
+                    assert!(of
+                        .iter()
+                        .all(|&x| x.fract() == 0.0 && (0.0..=255.0).contains(&x)));
+                    assert!(of.iter().zip(&ou).all(|(&x, &y)| x == y as f32));
+                    assert_eq!((&mf, &sf), (&mu, &su));
+                    let actions: Vec<i64> = (0..n)
+                        .map(|i| {
+                            let legal: Vec<usize> =
+                                (0..a).filter(|&k| mf[i * a + k] == 1).collect();
+                            legal[pick.below(legal.len() as u64) as usize] as i64
+                        })
+                        .collect();
+                    f.try_step(
+                        &actions,
+                        StepOutputs {
+                            observations: &mut of,
+                            masks: &mut mf,
+                            rewards: &mut rf,
+                            terminated: &mut tf,
+                            players: &mut sf,
+                        },
+                    )
+                    .unwrap();
+                    u.try_step(
+                        &actions,
+                        StepOutputs {
+                            observations: &mut ou,
+                            masks: &mut mu,
+                            rewards: &mut ru,
+                            terminated: &mut tu,
+                            players: &mut su,
+                        },
+                    )
+                    .unwrap();
+                    assert_eq!((&rf, &tf), (&ru, &tu));
+                }
+            }
+        }
+        assert!(declared > 0);
     }
 }

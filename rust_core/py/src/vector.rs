@@ -5,7 +5,7 @@ use crate::errors::{illegal, invalid_state, to_py};
 use crate::game::PyGame;
 use crate::rng::{optional_seed, seed_from};
 use crate::state::PyState;
-use meeplex_engine::vector::{AutoReset, ObserveOutputs, StepOutputs, VectorCore};
+use meeplex_engine::vector::{AutoReset, ObsElem, ObserveOutputs, StepOutputs, VectorCore};
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -29,17 +29,47 @@ const MAX_ENVS: usize = 1 << 20;
 /// copy what must be kept. That saves allocating and clearing the outputs on every step. The owned arrays
 /// must stay writeable and must not be in use by another thread during a call (else InvalidStateError).
 /// The GIL is released while the games are stepped and the outputs written.
+///
+/// ``observation_dtype`` is ``"float32"`` (the default) or ``"uint8"`` (a string or a numpy dtype): with uint8
+/// the observations are the same values as uint8, a quarter of the bytes to write. Only a game whose every
+/// observation value is an integer in 0..255 in every reachable state allows it (``Game::observation_fits_u8``
+/// in the core; the Flip City family with its default cards and 1-2 seats); asking another raises
+/// InvalidStateError.
 #[pyclass(name = "VectorGame", module = "meeplex._core")]
 pub struct PyVectorGame {
     game: Arc<meeplex_engine::AnyGame>,
     core: VectorCore,
     /// The arrays `step` and `reset` write into with `copy=False`.
     owned: Option<Outputs>,
+    /// Observations as uint8 rather than float32.
+    compact: bool,
+}
+
+/// The observation array of one call, of the VectorGame's dtype.
+enum ObsArray {
+    F32(Py<PyArray2<f32>>),
+    U8(Py<PyArray2<u8>>),
+}
+
+impl ObsArray {
+    fn clone_ref(&self, py: Python<'_>) -> ObsArray {
+        match self {
+            ObsArray::F32(a) => ObsArray::F32(a.clone_ref(py)),
+            ObsArray::U8(a) => ObsArray::U8(a.clone_ref(py)),
+        }
+    }
+
+    fn into_any(self, py: Python<'_>) -> Bound<'_, PyAny> {
+        match self {
+            ObsArray::F32(a) => a.into_bound(py).into_any(),
+            ObsArray::U8(a) => a.into_bound(py).into_any(),
+        }
+    }
 }
 
 /// The output arrays of one call.
 struct Outputs {
-    obs: Py<PyArray2<f32>>,
+    obs: ObsArray,
     masks: Py<PyArray2<i8>>,
     players: Py<PyArray1<i32>>,
     rewards: Py<PyArray2<f32>>,
@@ -48,9 +78,14 @@ struct Outputs {
 }
 
 impl Outputs {
-    fn new(py: Python<'_>, game: &meeplex_engine::AnyGame, n: usize) -> Outputs {
+    fn new(py: Python<'_>, game: &meeplex_engine::AnyGame, n: usize, compact: bool) -> Outputs {
+        let shape = [n, game.observation_len()];
         Outputs {
-            obs: PyArray2::zeros(py, [n, game.observation_len()], false).unbind(),
+            obs: if compact {
+                ObsArray::U8(PyArray2::zeros(py, shape, false).unbind())
+            } else {
+                ObsArray::F32(PyArray2::zeros(py, shape, false).unbind())
+            },
             masks: PyArray2::zeros(py, [n, game.num_distinct_actions()], false).unbind(),
             players: PyArray1::zeros(py, n, false).unbind(),
             rewards: PyArray2::zeros(py, [n, game.num_players()], false).unbind(),
@@ -76,7 +111,7 @@ impl PyVectorGame {
                 terminated: o.terminated.clone_ref(py),
                 truncated: o.truncated.clone_ref(py),
             },
-            None => Outputs::new(py, &self.game, self.core.len()),
+            None => Outputs::new(py, &self.game, self.core.len(), self.compact),
         }
     }
 
@@ -91,29 +126,72 @@ impl PyVectorGame {
     fn observe<'py>(
         &mut self,
         py: Python<'py>,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyDict>)> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         let out = self.arrays(py);
-        {
-            let mut o = out.obs.bind(py).try_readwrite().map_err(busy)?;
-            let mut m = out.masks.bind(py).try_readwrite().map_err(busy)?;
-            let mut p = out.players.bind(py).try_readwrite().map_err(busy)?;
-            let out = ObserveOutputs {
-                observations: o.as_slice_mut()?,
-                masks: m.as_slice_mut()?,
-                players: p.as_slice_mut()?,
-            };
-            let core = &self.core;
-            py.detach(|| core.observe(out));
+        match &out.obs {
+            ObsArray::F32(obs) => self.observe_into(py, obs.bind(py), &out)?,
+            ObsArray::U8(obs) => self.observe_into(py, obs.bind(py), &out)?,
         }
         let info = Self::info(py, &out)?;
-        Ok((out.obs.into_bound(py), info))
+        Ok((out.obs.into_any(py), info))
+    }
+
+    fn observe_into<T: ObsElem + numpy::Element>(
+        &self,
+        py: Python<'_>,
+        obs: &Bound<'_, PyArray2<T>>,
+        out: &Outputs,
+    ) -> PyResult<()> {
+        let mut o = obs.try_readwrite().map_err(busy)?;
+        let mut m = out.masks.bind(py).try_readwrite().map_err(busy)?;
+        let mut p = out.players.bind(py).try_readwrite().map_err(busy)?;
+        let out = ObserveOutputs {
+            observations: o.as_slice_mut()?,
+            masks: m.as_slice_mut()?,
+            players: p.as_slice_mut()?,
+        };
+        let core = &self.core;
+        py.detach(|| core.observe(out));
+        Ok(())
+    }
+
+    /// Validation, the step and every output in one call without the GIL; a refused batch changes neither the
+    /// games nor the arrays.
+    fn step_into<T: ObsElem + numpy::Element>(
+        &mut self,
+        py: Python<'_>,
+        actions: &[i64],
+        obs: &Bound<'_, PyArray2<T>>,
+        out: &Outputs,
+    ) -> PyResult<()> {
+        let mut o = obs.try_readwrite().map_err(busy)?;
+        let mut m = out.masks.bind(py).try_readwrite().map_err(busy)?;
+        let mut p = out.players.bind(py).try_readwrite().map_err(busy)?;
+        let mut r = out.rewards.bind(py).try_readwrite().map_err(busy)?;
+        let mut t = out.terminated.bind(py).try_readwrite().map_err(busy)?;
+        let mut u = out.truncated.bind(py).try_readwrite().map_err(busy)?;
+        let truncated = u.as_slice_mut()?;
+        let step = StepOutputs {
+            observations: o.as_slice_mut()?,
+            masks: m.as_slice_mut()?,
+            players: p.as_slice_mut()?,
+            rewards: r.as_slice_mut()?,
+            terminated: t.as_slice_mut()?,
+        };
+        let core = &mut self.core;
+        py.detach(|| {
+            core.try_step(actions, step)?;
+            truncated.fill(false);
+            Ok(())
+        })
+        .map_err(to_py)
     }
 }
 
 #[pymethods]
 impl PyVectorGame {
     #[new]
-    #[pyo3(signature = (game, num_envs, seed=None, autoreset_mode="next_step", *, copy=true))]
+    #[pyo3(signature = (game, num_envs, seed=None, autoreset_mode="next_step", *, copy=true, observation_dtype=None))]
     fn new(
         py: Python<'_>,
         game: &PyGame,
@@ -121,6 +199,7 @@ impl PyVectorGame {
         seed: Option<&Bound<'_, PyAny>>,
         autoreset_mode: &str,
         copy: bool,
+        observation_dtype: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let num_envs = count_in(num_envs, "num_envs", 1, MAX_ENVS as i64)? as usize;
         let mode = match autoreset_mode.to_ascii_lowercase().as_str() {
@@ -131,12 +210,24 @@ impl PyVectorGame {
         };
         let seed = optional_seed(seed)?;
         let g = game.inner.clone();
-        let owned = (!copy).then(|| Outputs::new(py, &g, num_envs));
+        let compact = match observation_dtype {
+            None => false,
+            Some(dtype) => compact_dtype(py, dtype)?,
+        };
+        if compact && !g.observation_fits_u8() {
+            return Err(invalid_state(format!(
+                "observation_dtype uint8 is not exact for {} with these parameters (its observation may hold \
+                 values outside the integers 0..255); use float32",
+                g.id()
+            )));
+        }
+        let owned = (!copy).then(|| Outputs::new(py, &g, num_envs, compact));
         let core = VectorCore::new((*g).clone(), num_envs, seed, mode);
         Ok(PyVectorGame {
             core,
             game: g,
             owned,
+            compact,
         })
     }
 
@@ -149,6 +240,13 @@ impl PyVectorGame {
     #[getter]
     fn copy(&self) -> bool {
         self.owned.is_none()
+    }
+
+    /// The dtype of the observations, ``numpy.float32`` or ``numpy.uint8``.
+    #[getter]
+    fn observation_dtype<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let name = if self.compact { "uint8" } else { "float32" };
+        py.import("numpy")?.call_method1("dtype", (name,))
     }
 
     #[getter]
@@ -164,7 +262,7 @@ impl PyVectorGame {
         &mut self,
         py: Python<'py>,
         seed: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyDict>)> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
         let seed = match seed {
             Some(s) => seed_from(s)?,
             None => self.core.seed_of(0),
@@ -183,7 +281,7 @@ impl PyVectorGame {
         py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<(
-        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyAny>,
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyArray1<bool>>,
@@ -207,34 +305,13 @@ impl PyVectorGame {
             }
         };
         let out = self.arrays(py);
-        {
-            let mut o = out.obs.bind(py).try_readwrite().map_err(busy)?;
-            let mut m = out.masks.bind(py).try_readwrite().map_err(busy)?;
-            let mut p = out.players.bind(py).try_readwrite().map_err(busy)?;
-            let mut r = out.rewards.bind(py).try_readwrite().map_err(busy)?;
-            let mut t = out.terminated.bind(py).try_readwrite().map_err(busy)?;
-            let mut u = out.truncated.bind(py).try_readwrite().map_err(busy)?;
-            let truncated = u.as_slice_mut()?;
-            let step = StepOutputs {
-                observations: o.as_slice_mut()?,
-                masks: m.as_slice_mut()?,
-                players: p.as_slice_mut()?,
-                rewards: r.as_slice_mut()?,
-                terminated: t.as_slice_mut()?,
-            };
-            let core = &mut self.core;
-            // Validation, the step and every output in one call without the GIL; a refused batch changes
-            // neither the games nor the arrays.
-            py.detach(|| {
-                core.try_step(actions, step)?;
-                truncated.fill(false);
-                Ok(())
-            })
-            .map_err(to_py)?;
+        match &out.obs {
+            ObsArray::F32(obs) => self.step_into(py, actions, obs.bind(py), &out)?,
+            ObsArray::U8(obs) => self.step_into(py, actions, obs.bind(py), &out)?,
         }
         let info = Self::info(py, &out)?;
         Ok((
-            out.obs.into_bound(py),
+            out.obs.into_any(py),
             out.rewards.into_bound(py),
             out.terminated.into_bound(py),
             out.truncated.into_bound(py),
@@ -250,6 +327,36 @@ impl PyVectorGame {
             .state(i)
             .ok_or_else(|| invalid_state(format!("no game {i}")))?;
         Ok(PyState::new(self.game.clone(), s))
+    }
+}
+
+/// Whether `observation_dtype` asks for uint8 observations: ``"float32"``/``"uint8"`` (any case) or anything
+/// ``numpy.dtype`` reads as one of them (``numpy.uint8``, ``numpy.dtype("float32")``, ...). Any other dtype or
+/// value is an InvalidStateError.
+fn compact_dtype(py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let refuse = || {
+        invalid_state(format!(
+            "observation_dtype must be \"float32\" or \"uint8\", not {}",
+            dtype
+                .repr()
+                .map_or_else(|_| "?".to_string(), |r| r.to_string())
+        ))
+    };
+    if let Ok(text) = dtype.extract::<String>() {
+        match text.to_ascii_lowercase().as_str() {
+            "float32" => return Ok(false),
+            "uint8" => return Ok(true),
+            _ => {}
+        }
+    }
+    let parsed = py
+        .import("numpy")?
+        .call_method1("dtype", (dtype,))
+        .map_err(|_| refuse())?;
+    match parsed.getattr("name")?.extract::<String>()?.as_str() {
+        "float32" => Ok(false),
+        "uint8" => Ok(true),
+        _ => Err(refuse()),
     }
 }
 

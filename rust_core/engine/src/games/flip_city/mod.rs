@@ -310,6 +310,83 @@ impl Rules {
         totals
     }
 
+    /// An upper bound on every value of the observation tensor (FC §6, W §6) in any reachable state, from the
+    /// card counts and parameters alone: every value is a count of cards (at most c), a flag, `turn` (at most
+    /// `max_turns x players`) or one of the turn's counters (`cash`, `points`, `unhappiness`, the limit,
+    /// `flip_cash`, ...), bounded below. `VectorGame` allows uint8 observations when this is at most 255.
+    pub fn observation_bound<const F: usize>(&self) -> u64 {
+        let totals = self.type_totals::<FAMILY_FACES>();
+        let c = self.total_cards();
+        // Per turn a card is played at most once (it stays in the play area, or leaves it for good), and
+        // recycled for a counter at most once: the faces whose recycle adds to one (Cash, Point, Limit,
+        // Interchange, Reservoir) are back faces, each recycle turns the card to its front face in the discard
+        // pile, and nothing turns a front face back over before the Building phase (recycling is a Play Cards
+        // action, FC §4.1, W §4.2). So a counter grows by at most the sum over the cards of the most either
+        // face adds. The Archaeology Site's 20-for-3 needs and spends 20 cash each time.
+        let most = |g: &dyn Fn(usize) -> u32| -> u64 {
+            (0..FAMILY_FACES)
+                .step_by(2)
+                .map(|t| totals[t] as u64 * g(t).max(g(t + 1)) as u64)
+                .sum()
+        };
+        let is = |f: usize, face: usize| (f == face) as u32;
+        let reservoir = self.reservoir_recycle;
+        let recycle_cash = |f| match self.recycle(f) {
+            Recycle::Cash => 1,
+            Recycle::Interchange => self.interchange_cash as u32,
+            _ => 0,
+        };
+        let recycle_point = |f| matches!(self.recycle(f), Recycle::Point) as u32;
+        let recycle_limit = |f| match self.recycle(f) {
+            Recycle::Limit => 1,
+            Recycle::Reservoir => (reservoir != ReservoirRecycle::Cash) as u32,
+            _ => 0,
+        };
+        let recycle_flip = |f| match self.recycle(f) {
+            Recycle::Reservoir => 3 * (reservoir != ReservoirRecycle::Limit) as u32,
+            _ => 0,
+        };
+        let unhappiness = most(&|f| self.unhappiness(f));
+        let one_card = (0..FAMILY_FACES)
+            .map(|f| self.unhappiness(f) as u64)
+            .max()
+            .unwrap_or(0);
+        // The limit: 2, plus one per Church played, Limit recycle, and Camping Grounds bought the turn before.
+        let others = 2 + most(&recycle_limit) + most(&|f| is(f, CAMPING_GROUNDS));
+        let limit = most(&|f| is(f, CHURCH)) + others;
+        // A Hospital adds the turn's unhappiness so far, its own included. Hospital and Church are the two
+        // faces of one card, `pair` of them in the game: with h played as Hospitals, at most `pair - h` were
+        // Churches, so the limit is at most `others + pair - h`; the unhappiness when the j-th Hospital is
+        // played is at most that of the other cards, plus `pair - h + j` times the pair's most, and at most the
+        // limit plus one card's (a turn ends once it exceeds the limit). The worst h is taken.
+        const _: () = assert!(HOSPITAL ^ 1 == CHURCH);
+        let pair = totals[HOSPITAL & !1] as u64;
+        let pair_unhappiness = self.unhappiness(HOSPITAL).max(self.unhappiness(CHURCH)) as u64;
+        let rest = unhappiness - pair * pair_unhappiness;
+        let hospital = (0..=pair)
+            .map(|h| {
+                (1..=h)
+                    .map(|j| {
+                        (rest + (pair - h + j) * pair_unhappiness)
+                            .min(others + (pair - h) + one_card)
+                    })
+                    .sum::<u64>()
+            })
+            .max()
+            .unwrap_or(0);
+        let cash = most(&|f| self.cash(f)) + most(&recycle_cash) + hospital;
+        let flip_cash = most(&recycle_flip);
+        // 3 points per 20 cash spent on a 20-for-3.
+        let points = most(&|f| self.points(f)) + most(&recycle_point) + 3 * (cash / 20);
+        let turn = self.max_turns as u64 * self.players as u64;
+        // Counts of cards (decks, piles, `played`, Central Parks, Stations) are at most c; `extra_flips` at most
+        // c + one per Wind Farm bought.
+        [c, 2 * c, unhappiness, limit, cash, flip_cash, points, turn]
+            .into_iter()
+            .max()
+            .unwrap_or(0)
+    }
+
     pub fn total_cards(&self) -> u64 {
         self.type_totals::<FAMILY_FACES>()
             .iter()
@@ -680,6 +757,14 @@ impl<const F: usize, const CAP: usize> Game for FlipGame<F, CAP> {
 
     fn observation_shape(&self) -> Vec<usize> {
         vec![observation::len::<F>(&self.rules)]
+    }
+
+    /// True when [`Rules::observation_bound`] is at most 255. With the default cards and `max_turns`: Flip City
+    /// solo (100) and Flip City: Wilderness with 1 or 2 seats (100, 200; `turn` is the largest); not Flip City
+    /// with 2 or more seats (289 for 2: the Hospitals' `cash += unhappiness` cannot be bounded lower from the
+    /// counts alone).
+    fn observation_fits_u8(&self) -> bool {
+        self.rules.observation_bound::<F>() <= 255
     }
 
     fn new_initial_state(&self) -> FlipState<F, CAP> {

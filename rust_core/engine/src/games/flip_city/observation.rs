@@ -22,12 +22,12 @@ fn seat_len<const F: usize>() -> usize {
 /// The deck-order block (FC §6, appended): for each seat, `C` slots of `F` values, a one-hot of each known
 /// card of its deck in order (`deck_known` top first, then `deck_bottom` top first), then its `best`; and
 /// `played`, `store_played`, `shuffled`.
-fn order_len<const F: usize>(rules: &Rules) -> usize {
-    rules.players * (rules.total_cards() as usize * F + 1) + 3
+fn order_len<const F: usize>(players: usize, cards: usize) -> usize {
+    players * (cards * F + 1) + 3
 }
 
 pub fn len<const F: usize>(rules: &Rules) -> usize {
-    head_len::<F>(rules.players) + order_len::<F>(rules)
+    head_len::<F>(rules.players) + order_len::<F>(rules.players, rules.total_cards() as usize)
 }
 
 fn head_len<const F: usize>(players: usize) -> usize {
@@ -40,73 +40,102 @@ fn head_len<const F: usize>(players: usize) -> usize {
     }
 }
 
+/// An element of an observation row: f32 (the tensor) or u8 (the same values, for `VectorGame`'s uint8 rows,
+/// exact when `Rules::observation_bound` is at most 255).
+pub trait Value: Copy + std::ops::AddAssign {
+    const ZERO: Self;
+    const ONE: Self;
+    fn of(v: u32) -> Self;
+}
+
+impl Value for f32 {
+    const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
+    #[inline]
+    fn of(v: u32) -> f32 {
+        v as f32
+    }
+}
+
+impl Value for u8 {
+    const ZERO: u8 = 0;
+    const ONE: u8 = 1;
+    #[inline]
+    fn of(v: u32) -> u8 {
+        v as u8
+    }
+}
+
 /// Everything in the Flip City family is public, so every seat's tensor is the same facts rotated to its
 /// point of view.
-pub fn write<const F: usize, const CAP: usize>(
+pub fn write<const F: usize, const CAP: usize, T: Value>(
     s: &FlipState<F, CAP>,
     player: usize,
-    out: &mut [f32],
+    out: &mut [T],
 ) {
     let n = s.players();
     let fam = family::<F>();
-    let total = len::<F>(&s.rules);
+    // The card count once (it is summed from the piles): the length and the deck-order slots.
+    let slots = s.rules.total_cards() as usize;
+    let total = head_len::<F>(n) + order_len::<F>(n, slots);
     if out.len() < total || player >= n {
-        out.iter_mut().for_each(|x| *x = 0.0);
+        out.iter_mut().for_each(|x| *x = T::ZERO);
         return;
     }
     let out = &mut out[..total];
-    out.fill(0.0);
+    out.fill(T::ZERO);
     let mut at = 0;
     for k in 0..n {
         let seat = &s.seats[(player + k) % n];
         let block = &mut out[at..at + seat_len::<F>()];
         for f in 0..F {
-            block[f] = seat.unknown[f] as f32;
-            block[2 * F + f] = seat.discard[f] as f32;
+            block[f] = T::of(seat.unknown[f] as u32);
+            block[2 * F + f] = T::of(seat.discard[f] as u32);
         }
         for f in seat.known.all() {
-            block[f] += 1.0;
+            block[f] += T::ONE;
         }
         if let Some(top) = seat.known.top() {
-            block[F + top] = 1.0;
+            block[F + top] = T::ONE;
         }
         if fam {
             for f in seat.known.bottom_top_first() {
-                block[3 * F + f] += 1.0;
+                block[3 * F + f] += T::ONE;
             }
-            block[4 * F] = seat.limit_next as f32;
+            block[4 * F] = T::of(seat.limit_next);
         }
         at += seat_len::<F>();
     }
     for f in 0..F {
-        out[at + f] = s.supply[f] as f32;
-        out[at + F + f] = s.play_area[f] as f32;
+        out[at + f] = T::of(s.supply[f] as u32);
+        out[at + F + f] = T::of(s.play_area[f] as u32);
     }
     at += 2 * F;
     if fam {
         for f in 0..F {
-            out[at + f] = s.removed[f] as f32;
+            out[at + f] = T::of(s.removed[f] as u32);
         }
         at += F;
     }
     if s.phase != Phase::Over {
-        out[at + (s.current + n - player) % n] = 1.0;
+        out[at + (s.current + n - player) % n] = T::ONE;
     }
     at += n;
     let scalars = [
-        s.cash as f32,
-        s.points as f32,
-        s.unhappiness as f32,
-        s.limit() as f32,
-        s.forced as u8 as f32,
-        s.main as u8 as f32,
-        s.extra_buys as f32,
-        s.extra_flips as f32,
-        s.discount as f32,
-        s.turn as f32,
-        s.flip_cash as f32,
-        s.digs as f32,
-    ];
+        s.cash,
+        s.points,
+        s.unhappiness,
+        s.limit(),
+        s.forced as u32,
+        s.main as u32,
+        s.extra_buys,
+        s.extra_flips,
+        s.discount,
+        s.turn,
+        s.flip_cash,
+        s.digs,
+    ]
+    .map(T::of);
     let scalars = if fam { &scalars[..] } else { &scalars[..10] };
     out[at..at + scalars.len()].copy_from_slice(scalars);
     at += scalars.len();
@@ -115,7 +144,7 @@ pub fn write<const F: usize, const CAP: usize>(
         Phase::Build => 1,
         Phase::Over => 2,
     };
-    out[at + phase] = 1.0;
+    out[at + phase] = T::ONE;
     at += 3;
     let pending = match s.pending {
         Pending::None => None,
@@ -132,29 +161,28 @@ pub fn write<const F: usize, const CAP: usize>(
     };
     let pendings = if fam { 10 } else { 5 };
     if let Some(i) = pending.filter(|&i| i < pendings) {
-        out[at + i] = 1.0;
+        out[at + i] = T::ONE;
     }
     at += pendings;
     if fam {
         if let Some(c) = s.chosen.filter(|&c| c < n) {
-            out[at + (c + n - player) % n] = 1.0;
+            out[at + (c + n - player) % n] = T::ONE;
         }
         at += n;
     }
-    let slots = s.rules.total_cards() as usize;
     for k in 0..n {
         let seat = &s.seats[(player + k) % n];
         let known = seat.known.top_first().chain(seat.known.bottom_top_first());
         for (i, f) in known.take(slots).enumerate() {
-            out[at + i * F + f] = 1.0;
+            out[at + i * F + f] = T::ONE;
         }
         at += slots * F;
-        out[at] = seat.best as f32;
+        out[at] = T::of(seat.best);
         at += 1;
     }
-    out[at] = s.played as f32;
-    out[at + 1] = s.store_played as u8 as f32;
-    out[at + 2] = s.shuffled as u8 as f32;
+    out[at] = T::of(s.played);
+    out[at + 1] = T::of(s.store_played as u32);
+    out[at + 2] = T::of(s.shuffled as u32);
 }
 
 fn counts_text(counts: &[u8]) -> String {

@@ -998,6 +998,21 @@ impl<const F: usize, const CAP: usize> State for FlipState<F, CAP> {
         super::observation::write(self, player, out)
     }
 
+    /// The same writer, generic over the element: u8 rows are written directly (a quarter of the zeroing and
+    /// no conversion pass).
+    fn observation_tensor_u8(&self, player: usize, out: &mut [u8], _: &mut [f32]) {
+        super::observation::write(self, player, out)
+    }
+
+    fn legal_actions_unordered(&self, out: &mut Vec<u32>) {
+        out.clear();
+        if let Some(counts) = self.chance_counts() {
+            out.extend((0..F).filter(|&f| counts[f] > 0).map(|f| f as u32));
+        } else if self.phase != Phase::Over {
+            self.legal_decisions(out);
+        }
+    }
+
     fn observation_string(&self, player: usize) -> String {
         super::observation::text(self, Some(player))
     }
