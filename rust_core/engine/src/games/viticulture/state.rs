@@ -2030,9 +2030,16 @@ impl VitState {
                 // resolves, so the observation counts only the reservations still to come.
                 let m = self.planned_len as usize;
                 if m > 0 {
-                    let [seat, a, space, _kind] = self.planned[0];
+                    let [seat, a, space, kind] = self.planned[0];
                     self.planned.copy_within(1..m, 0);
                     self.planned_len -= 1;
+                    // Its worker is an ordinary one from now on (§15.8 ruling 5): a Motivator it plays may
+                    // send it home like any other.
+                    let want = seat | (space << 3) | (kind << 5) | (1 << 6);
+                    let l = (self.board_len[a as usize] as usize).min(12);
+                    if let Some(e) = self.board[a as usize][..l].iter_mut().find(|e| **e == want) {
+                        *e &= !(1 << 6);
+                    }
                     let (q, a) = (seat as usize, a as usize);
                     let bonus = space == 1;
                     if q < self.n() && self.action_ok(q, a, bonus) {
