@@ -396,7 +396,10 @@ fn tier_top(v: u8) -> u8 {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Equality is of the game: the live parts of the fixed arrays (up to their lengths), not the stale entries past
+/// them; not `base` (where the history's known prefix was read from: two states read from different snapshots
+/// of one game are the same state) nor the replay's halt flags.
+#[derive(Clone, Debug)]
 pub struct VitState {
     pub rules: Rules,
     pub phase: Phase,
@@ -445,7 +448,72 @@ pub struct VitState {
     pub base: Option<std::sync::Arc<super::serial::Base>>,
 }
 
+impl PartialEq for VitState {
+    fn eq(&self, o: &Self) -> bool {
+        let discards = (0..4).all(|d| {
+            let l = self.discard_len[d] as usize;
+            self.discard_len[d] == o.discard_len[d] && self.discards[d][..l] == o.discards[d][..l]
+        });
+        let board = (0..12).all(|a| {
+            let l = (self.board_len[a] as usize).min(12);
+            self.board_len[a] == o.board_len[a] && self.board[a][..l] == o.board[a][..l]
+        });
+        let (pl, sp, el) = (
+            self.planned_len as usize,
+            self.sp as usize,
+            self.escrow_len as usize,
+        );
+        self.rules == o.rules
+            && self.phase == o.phase
+            && self.stage == o.stage
+            && self.idx == o.idx
+            && self.year == o.year
+            && self.first == o.first
+            && self.turn_seat == o.turn_seat
+            && self.rows == o.rows
+            && self.passed == o.passed
+            && self.placements == o.placements
+            && self.temp == o.temp
+            && self.decks == o.decks
+            && discards
+            && board
+            && self.planned_len == o.planned_len
+            && self.planned[..pl.min(12)] == o.planned[..pl.min(12)]
+            && self.end_flag == o.end_flag
+            && self.mama_dealt == o.mama_dealt
+            && self.papa_dealt == o.papa_dealt
+            && self.seats == o.seats
+            && self.sp == o.sp
+            && self.stack[..sp.min(STACK)] == o.stack[..sp.min(STACK)]
+            && self.last_planted == o.last_planted
+            && self.last_built == o.last_built
+            && self.harvested_step == o.harvested_step
+            && self.made_sparkling == o.made_sparkling
+            && self.made_types == o.made_types
+            && self.discarded_strict == o.discarded_strict
+            && self.tally == o.tally
+            && self.reveal == o.reveal
+            && self.escrow_len == o.escrow_len
+            && self.escrow[..el.min(3)] == o.escrow[..el.min(3)]
+            && self.fresh_unit == o.fresh_unit
+    }
+}
+
+impl Eq for VitState {}
+
 impl VitState {
+    /// At a unit start: the scratch of the steps before it is of no further use, and a state read from this
+    /// unit's snapshot starts with it clear, so the live state clears it too (equal states compare equal).
+    pub(crate) fn clear_scratch(&mut self) {
+        self.last_planted = NONE;
+        self.last_built = NONE;
+        self.harvested_step = 0;
+        self.made_sparkling = 0;
+        self.made_types = 0;
+        self.discarded_strict = false;
+        self.tally = 0;
+    }
+
     pub fn new(rules: Rules) -> Self {
         let d = data();
         let mut decks = [[0u8; KINDS]; 4];
@@ -782,7 +850,7 @@ impl VitState {
                     s.cart_grande = false;
                 }
             }
-            13 => self.seats[q].yoke_used = false,
+            13 => (self.seats[q].yoke_used, self.seats[q].yoke_kind) = (false, 0),
             _ => return,
         }
         let s = &mut self.seats[q];
@@ -2323,8 +2391,10 @@ impl VitState {
     fn drive_season(&mut self) {
         let n = self.n();
         if self.stage == 0 {
-            // season start
+            // season start; `idx` (the spring and fall drivers' place in the wake-up order) is unused in
+            // placement seasons, and a state read from a snapshot has it 0
             self.stage = 2;
+            self.idx = 0;
             if self.phase == Phase::Winter && self.planned_len > 0 {
                 // `planned` in resolution order (§15.4): wake-up order of owners, then order placed (stable).
                 let (w, len) = self.wake_order();
@@ -2338,6 +2408,7 @@ impl VitState {
                 self.push_seq(&list[..m]);
                 self.turn_seat = -1;
                 self.stage = 1;
+                self.clear_scratch();
                 // The reservations' unit starts here, before any of them resolves, not at a node: serial.rs'
                 // replay stops here to take its snapshot (a live state goes on; `fresh_unit` marks nodes only).
                 self.halted = self.halt_at_reservations;
@@ -2421,6 +2492,7 @@ impl VitState {
                     s.cart = 0;
                     s.cart_grande = false;
                     s.yoke_used = false;
+                    s.yoke_kind = 0; // an empty Yoke reads back with kind 0
                 }
                 self.board_len = [0; 12];
                 self.planned_len = 0;
@@ -2459,6 +2531,7 @@ impl VitState {
                     s.windmill_used = false;
                     s.tasting_used = false;
                     s.yoke_used = false;
+                    s.yoke_kind = 0; // an empty Yoke reads back with kind 0
                 }
                 self.passed = [false; MAXP];
                 self.placements = [0; MAXP];
@@ -2471,6 +2544,7 @@ impl VitState {
                 }
                 if over {
                     self.phase = Phase::Over;
+                    (self.stage, self.idx) = (0, 0); // as a state read from the final snapshot
                     self.turn_seat = -1;
                 } else {
                     self.year += 1;
@@ -3152,6 +3226,9 @@ impl VitState {
         self.fresh_unit = false;
         self.apply_task(t, action);
         self.advance();
+        if self.fresh_unit {
+            self.clear_scratch();
+        }
     }
 
     fn apply_task(&mut self, t: Task, a: u32) {
@@ -3173,6 +3250,8 @@ impl VitState {
                     if let Some(slot) = s.dealt_mamas.iter_mut().find(|x| **x == NONE) {
                         *slot = m as u8;
                     }
+                    // ascending, as the snapshot writes them (NONE last), so a state read back is equal
+                    s.dealt_mamas.sort_unstable();
                 }
             }
             Task::DealPapa(q) => {
@@ -3184,6 +3263,8 @@ impl VitState {
                     if let Some(slot) = s.dealt_papas.iter_mut().find(|x| **x == NONE) {
                         *slot = p as u8;
                     }
+                    // ascending, as the snapshot writes them (NONE last), so a state read back is equal
+                    s.dealt_papas.sort_unstable();
                 }
             }
             Task::Draw { seat, deck, reveal } => {
