@@ -8,9 +8,10 @@ use meeplex_engine::vector::{AutoReset, ObsElem, ObserveOutputs, StepOutputs, Ve
 use meeplex_engine::{AnyGame, Params};
 use std::hint::black_box;
 
-/// One VectorCore at n games of `game`, stepped with the first legal action of each game, observations as `T`.
-fn bench_one<T: ObsElem>(c: &mut Criterion, game: &AnyGame, n: usize, label: &str) {
-    let mut core = VectorCore::new(game.clone(), n, 1, AutoReset::NextStep);
+/// One VectorCore at n games of `game` on `threads` threads, stepped with the first legal action of each game,
+/// observations as `T`.
+fn bench_one<T: ObsElem>(c: &mut Criterion, game: &AnyGame, n: usize, threads: usize, label: &str) {
+    let mut core = VectorCore::with_threads(game.clone(), n, 1, AutoReset::NextStep, threads);
     let (obs_len, acts, players) = (
         game.observation_len(),
         game.num_distinct_actions(),
@@ -57,11 +58,16 @@ fn vector(c: &mut Criterion) {
     for id in GAME_IDS {
         let game = AnyGame::new(id, &Params::new()).expect("default parameters");
         for n in [1usize, 64, 1024] {
-            bench_one::<f32>(c, &game, n, "");
+            bench_one::<f32>(c, &game, n, 1, "");
             // `<id>/vector_u8/<n>`: uint8 observations, for the games whose default parameters allow them.
             if game.observation_fits_u8() {
-                bench_one::<u8>(c, &game, n, "_u8");
+                bench_one::<u8>(c, &game, n, 1, "_u8");
             }
+        }
+        // `<id>/vector_2threads/1024`: the same step on two threads (wall time; the machine has two cores).
+        bench_one::<f32>(c, &game, 1024, 2, "_2threads");
+        if game.observation_fits_u8() {
+            bench_one::<u8>(c, &game, 1024, 2, "_u8_2threads");
         }
     }
 }

@@ -130,6 +130,11 @@ class VectorGame:
     observations hold exactly the float32 values, a quarter of the bytes to write. Only a game whose every
     observation value is an integer in 0..255 in every reachable state allows it (Flip City solo, Flip City:
     Wilderness with 1-2 seats, with their default cards); asking another raises InvalidStateError.
+
+    ``threads`` (default 1) steps the games on that many threads: the caller's and ``threads - 1`` of the
+    VectorGame's own, each taking runs of consecutive games in turn (at most one thread per game). Every
+    game draws its chance from its own ``Rng(seed + i)``, so the outputs are the same whatever the number of
+    threads.
     """
 
     def __new__(
@@ -141,9 +146,14 @@ class VectorGame:
         *,
         copy: bool = True,
         observation_dtype: npt.DTypeLike | None = None,
+        threads: SupportsIndex | None = None,
     ) -> VectorGame: ...
     @property
     def num_envs(self) -> int: ...
+    @property
+    def threads(self) -> int:
+        """How many threads step the games (``threads``, at most one per game)."""
+
     @property
     def copy(self) -> bool:
         """False: ``step`` and ``reset`` return the VectorGame's own arrays, overwritten by the next call."""

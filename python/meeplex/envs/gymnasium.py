@@ -240,7 +240,8 @@ class VectorGameEnv(VectorEnv[VectorObsType, npt.NDArray[np.int64], npt.NDArray[
     truncation and ``info["returns"]`` arrays, overwritten in place by the next ``step`` or ``reset``.
     ``observation_dtype="uint8"`` (or ``np.uint8``) goes to the core, for a game that allows it: the same
     values as uint8, and the observation space is ``Box(0, 255, shape, uint8)``; a game that does not allow
-    it raises ``meeplex.InvalidStateError``.
+    it raises ``meeplex.InvalidStateError``. ``threads`` goes to the core: the games are stepped on that many
+    threads, with the same outputs whatever their number.
     """
 
     def __init__(
@@ -251,6 +252,7 @@ class VectorGameEnv(VectorEnv[VectorObsType, npt.NDArray[np.int64], npt.NDArray[
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         copy: bool = True,
         observation_dtype: npt.DTypeLike | None = None,
+        threads: int = 1,
         **params: Any,
     ) -> None:
         mode = _autoreset_mode(autoreset_mode)
@@ -261,6 +263,7 @@ class VectorGameEnv(VectorEnv[VectorObsType, npt.NDArray[np.int64], npt.NDArray[
             autoreset_mode=_AUTORESET[mode],
             copy=copy,
             observation_dtype=observation_dtype,
+            threads=threads,
         )
         self.num_envs = num_envs
         self.metadata = {"autoreset_mode": mode}

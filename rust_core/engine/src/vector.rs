@@ -12,6 +12,8 @@
 
 use crate::playout::Scratch;
 use crate::{AnyGame, AnyState, GameError, Player, Result, Rng, State, Tracked, CHANCE, TERMINAL};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AutoReset {
@@ -113,6 +115,9 @@ pub trait Batch: Send + Sync {
 }
 
 struct Lanes<S: State> {
+    /// The index in the whole vector of this batch's game 0 (a vector stepped by several threads is cut into
+    /// one batch per thread); game i here is game `first + i` there, seeded `seed + first + i`.
+    first: usize,
     states: Vec<S>,
     /// The state every game starts from (before its chance), cloned at each reset.
     initial: S,
@@ -145,12 +150,14 @@ impl<S: State + Send + Sync> Lanes<S> {
         game: &AnyGame,
         initial: S,
         wrap: fn(S) -> AnyState,
+        first: usize,
         n: usize,
         autoreset: AutoReset,
     ) -> Self {
         let num_actions = game.num_distinct_actions();
         let words = num_actions.div_ceil(64);
         Lanes {
+            first,
             states: vec![initial.clone(); n],
             initial,
             wrap,
@@ -337,7 +344,7 @@ impl<S: State + Send + Sync> Batch for Lanes<S> {
         let n = self.states.len();
         self.rngs.clear();
         self.rngs
-            .extend((0..n as u64).map(|i| Rng::new(seed.wrapping_add(i))));
+            .extend((0..n).map(|i| Rng::new(seed.wrapping_add((self.first + i) as u64))));
         for i in 0..n {
             self.reset_one(i);
         }
@@ -355,16 +362,17 @@ impl<S: State + Send + Sync> Batch for Lanes<S> {
             if self.needs_reset[i] || self.is_marked_legal(i, a) {
                 continue;
             }
+            let game = self.first + i;
             // Not in the bitset: the game itself decides, and names the reason.
             let state = &self.states[i];
             if state.is_terminal() {
                 return Err(GameError::IllegalAction(format!(
-                    "game {i} is over and autoreset is disabled"
+                    "game {game} is over and autoreset is disabled"
                 )));
             }
             if a < 0 || a > u32::MAX as i64 || !state.is_legal(a as u32) {
                 return Err(GameError::IllegalAction(format!(
-                    "action {a} is not legal in game {i} (seat {})",
+                    "action {a} is not legal in game {game} (seat {})",
                     state.current_player()
                 )));
             }
@@ -396,72 +404,199 @@ impl<S: State + Send + Sync> Batch for Lanes<S> {
     }
 
     fn needs_reset(&self, i: usize) -> bool {
-        self.needs_reset[i]
+        self.needs_reset.get(i).copied().unwrap_or(false)
     }
 }
 
+/// How many runs of games a vector on several threads is cut into, per thread.
+const BATCHES_PER_THREAD: usize = 8;
+
 pub struct VectorCore {
     game: AnyGame,
-    batch: Box<dyn Batch>,
+    /// The games in consecutive runs of `chunk`: one batch on one thread, several per thread on more.
+    batches: Vec<Box<dyn Batch>>,
+    chunk: usize,
+    /// The `threads - 1` threads that step the batches with the caller's; `None` on one thread, or if the
+    /// threads could not be started (then the batches are stepped one after another).
+    pool: Option<rayon::ThreadPool>,
+    threads: usize,
     seed: u64,
     autoreset: AutoReset,
+    /// Observation length, actions, players: the row widths of the outputs.
+    widths: (usize, usize, usize),
+}
+
+/// The batch of games `first..first + n`, compiled for the game's own state type.
+fn new_batch(game: &AnyGame, first: usize, n: usize, autoreset: AutoReset) -> Box<dyn Batch> {
+    let g = game;
+    // One arm per engine type: the batch is compiled for each.
+    match game.new_initial_state() {
+        AnyState::Carcassonne(s) => {
+            Box::new(Lanes::new(g, s, AnyState::Carcassonne, first, n, autoreset))
+        }
+        AnyState::Caboodle(s) => Box::new(Lanes::new(
+            g,
+            *s,
+            |s| AnyState::Caboodle(Box::new(s)),
+            first,
+            n,
+            autoreset,
+        )),
+        AnyState::FlipCity(s) => {
+            Box::new(Lanes::new(g, s, AnyState::FlipCity, first, n, autoreset))
+        }
+        AnyState::FlipFamily(s) => {
+            Box::new(Lanes::new(g, s, AnyState::FlipFamily, first, n, autoreset))
+        }
+        AnyState::FlipPickTowers(s) => Box::new(Lanes::new(
+            g,
+            s,
+            AnyState::FlipPickTowers,
+            first,
+            n,
+            autoreset,
+        )),
+        AnyState::Flipology(s) => {
+            Box::new(Lanes::new(g, s, AnyState::Flipology, first, n, autoreset))
+        }
+        AnyState::ForbiddenIsland(s) => Box::new(Lanes::new(
+            g,
+            s,
+            AnyState::ForbiddenIsland,
+            first,
+            n,
+            autoreset,
+        )),
+        AnyState::LineIt(s) => Box::new(Lanes::new(g, s, AnyState::LineIt, first, n, autoreset)),
+        AnyState::Memoir44(s) => Box::new(Lanes::new(
+            g,
+            *s,
+            |s| AnyState::Memoir44(Box::new(s)),
+            first,
+            n,
+            autoreset,
+        )),
+        AnyState::Nidavellir(s) => Box::new(Lanes::new(
+            g,
+            *s,
+            |s| AnyState::Nidavellir(Box::new(s)),
+            first,
+            n,
+            autoreset,
+        )),
+        AnyState::Viticulture(s) => Box::new(Lanes::new(
+            g,
+            *s,
+            |s| AnyState::Viticulture(Box::new(s)),
+            first,
+            n,
+            autoreset,
+        )),
+    }
+}
+
+impl<'a, T> StepOutputs<'a, T> {
+    /// The rows of the first `games` games, and the rows of the rest.
+    fn split_games(self, games: usize, (o, a, p): (usize, usize, usize)) -> (Self, Self) {
+        let (obs, obs_rest) = self.observations.split_at_mut(games * o);
+        let (masks, masks_rest) = self.masks.split_at_mut(games * a);
+        let (rewards, rewards_rest) = self.rewards.split_at_mut(games * p);
+        let (terminated, terminated_rest) = self.terminated.split_at_mut(games);
+        let (players, players_rest) = self.players.split_at_mut(games);
+        (
+            StepOutputs {
+                observations: obs,
+                masks,
+                rewards,
+                terminated,
+                players,
+            },
+            StepOutputs {
+                observations: obs_rest,
+                masks: masks_rest,
+                rewards: rewards_rest,
+                terminated: terminated_rest,
+                players: players_rest,
+            },
+        )
+    }
+}
+
+impl<'a, T> ObserveOutputs<'a, T> {
+    /// The rows of the first `games` games, and the rows of the rest.
+    fn split_games(self, games: usize, (o, a, _): (usize, usize, usize)) -> (Self, Self) {
+        let (obs, obs_rest) = self.observations.split_at_mut(games * o);
+        let (masks, masks_rest) = self.masks.split_at_mut(games * a);
+        let (players, players_rest) = self.players.split_at_mut(games);
+        (
+            ObserveOutputs {
+                observations: obs,
+                masks,
+                players,
+            },
+            ObserveOutputs {
+                observations: obs_rest,
+                masks: masks_rest,
+                players: players_rest,
+            },
+        )
+    }
 }
 
 impl VectorCore {
+    /// `n` games stepped on the caller's thread.
     pub fn new(game: AnyGame, n: usize, seed: u64, autoreset: AutoReset) -> Self {
-        let g = &game;
-        // One arm per engine type: the batch is compiled for each.
-        let mut batch: Box<dyn Batch> = match game.new_initial_state() {
-            AnyState::Carcassonne(s) => {
-                Box::new(Lanes::new(g, s, AnyState::Carcassonne, n, autoreset))
-            }
-            AnyState::Caboodle(s) => Box::new(Lanes::new(
-                g,
-                *s,
-                |s| AnyState::Caboodle(Box::new(s)),
-                n,
-                autoreset,
-            )),
-            AnyState::FlipCity(s) => Box::new(Lanes::new(g, s, AnyState::FlipCity, n, autoreset)),
-            AnyState::FlipFamily(s) => {
-                Box::new(Lanes::new(g, s, AnyState::FlipFamily, n, autoreset))
-            }
-            AnyState::FlipPickTowers(s) => {
-                Box::new(Lanes::new(g, s, AnyState::FlipPickTowers, n, autoreset))
-            }
-            AnyState::Flipology(s) => Box::new(Lanes::new(g, s, AnyState::Flipology, n, autoreset)),
-            AnyState::ForbiddenIsland(s) => {
-                Box::new(Lanes::new(g, s, AnyState::ForbiddenIsland, n, autoreset))
-            }
-            AnyState::LineIt(s) => Box::new(Lanes::new(g, s, AnyState::LineIt, n, autoreset)),
-            AnyState::Memoir44(s) => Box::new(Lanes::new(
-                g,
-                *s,
-                |s| AnyState::Memoir44(Box::new(s)),
-                n,
-                autoreset,
-            )),
-            AnyState::Nidavellir(s) => Box::new(Lanes::new(
-                g,
-                *s,
-                |s| AnyState::Nidavellir(Box::new(s)),
-                n,
-                autoreset,
-            )),
-            AnyState::Viticulture(s) => Box::new(Lanes::new(
-                g,
-                *s,
-                |s| AnyState::Viticulture(Box::new(s)),
-                n,
-                autoreset,
-            )),
+        Self::with_threads(game, n, seed, autoreset, 1)
+    }
+
+    /// `n` games stepped by `threads` threads (the caller's and `threads - 1` of the vector's own, at most one
+    /// per game), each stepping its own consecutive run of games. Every game draws its chance from its own
+    /// Rng, so the outputs are the same whatever the number of threads.
+    pub fn with_threads(
+        game: AnyGame,
+        n: usize,
+        seed: u64,
+        autoreset: AutoReset,
+        threads: usize,
+    ) -> Self {
+        let threads = threads.clamp(1, n.max(1));
+        // Several batches a thread, taken in turn, so that threads that start late still share the work.
+        let pieces = if threads == 1 {
+            1
+        } else {
+            threads * BATCHES_PER_THREAD
         };
-        batch.reset(seed);
+        let chunk = n.div_ceil(pieces).max(1);
+        let mut batches: Vec<Box<dyn Batch>> = (0..n.max(1))
+            .step_by(chunk)
+            .map(|first| new_batch(&game, first, chunk.min(n - first.min(n)), autoreset))
+            .collect();
+        let pool = (threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads - 1)
+                    .thread_name(|i| format!("meeplex-vector-{i}"))
+                    .build()
+                    .ok()
+            })
+            .flatten();
+        for batch in &mut batches {
+            batch.reset(seed);
+        }
+        let widths = (
+            game.observation_len(),
+            game.num_distinct_actions(),
+            game.num_players(),
+        );
         VectorCore {
             game,
-            batch,
+            batches,
+            chunk,
+            threads: if pool.is_some() { threads } else { 1 },
+            pool,
             seed,
             autoreset,
+            widths,
         }
     }
 
@@ -473,51 +608,137 @@ impl VectorCore {
         self.autoreset
     }
 
+    /// How many threads step the games: the caller's and the vector's own.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     pub fn len(&self) -> usize {
-        self.batch.len()
+        self.batches.iter().map(|b| b.len()).sum()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.batch.len() == 0
+        self.len() == 0
+    }
+
+    /// Run `work` on every batch with its share of `items`: on the vector's threads when it has them. The
+    /// caller starts on the first batch at once and each thread takes the next batch not yet taken, so a
+    /// thread that wakes late (or shares its core with another process) just takes fewer batches.
+    fn each_batch<I: Send>(
+        batches: &mut [Box<dyn Batch>],
+        pool: Option<&rayon::ThreadPool>,
+        items: Vec<I>,
+        work: impl Fn(&mut dyn Batch, I) + Send + Sync,
+    ) {
+        let jobs = batches.iter_mut().zip(items);
+        let Some(pool) = pool else {
+            return jobs.for_each(|(batch, item)| work(&mut **batch, item));
+        };
+        let jobs: Vec<Mutex<Option<_>>> = jobs.map(|job| Mutex::new(Some(job))).collect();
+        let next = AtomicUsize::new(0);
+        let drain = || {
+            while let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) {
+                let taken = job
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .take();
+                if let Some((batch, item)) = taken {
+                    work(&mut **batch, item);
+                }
+            }
+        };
+        pool.in_place_scope(|scope| {
+            for _ in 0..pool.current_num_threads() {
+                scope.spawn(|_| drain());
+            }
+            drain();
+        });
     }
 
     /// Start every game afresh: game i draws its chance with `Rng::new(seed + i)`.
     pub fn reset(&mut self, seed: u64) {
         self.seed = seed;
-        self.batch.reset(seed);
+        let items = vec![(); self.batches.len()];
+        Self::each_batch(&mut self.batches, self.pool.as_ref(), items, |b, ()| {
+            b.reset(seed)
+        });
     }
 
     /// Check a whole batch before touching any game, so a bad action changes nothing.
     pub fn validate(&self, actions: &[i64]) -> Result<()> {
-        self.batch.validate(actions)
+        let n = self.len();
+        if actions.len() != n {
+            return Err(GameError::IllegalAction(format!(
+                "{} actions for {n} games",
+                actions.len()
+            )));
+        }
+        self.batches
+            .iter()
+            .zip(actions.chunks(self.chunk))
+            .try_for_each(|(batch, actions)| batch.validate(actions))
     }
 
     /// Apply one validated batch and write everything the step returns (see [`StepOutputs`]). A game waiting
     /// for its reset ignores its action and is reset.
     pub fn step<T: ObsElem>(&mut self, actions: &[i64], out: StepOutputs<'_, T>) {
-        T::step(&mut *self.batch, actions, out)
+        if self.batches.len() == 1 {
+            return T::step(&mut *self.batches[0], actions, out);
+        }
+        let mut items = Vec::with_capacity(self.batches.len());
+        let mut rest = out;
+        for (batch, actions) in self.batches.iter().zip(actions.chunks(self.chunk)) {
+            let (mine, others) = rest.split_games(batch.len(), self.widths);
+            items.push((actions, mine));
+            rest = others;
+        }
+        Self::each_batch(
+            &mut self.batches,
+            self.pool.as_ref(),
+            items,
+            |b, (actions, out)| T::step(b, actions, out),
+        );
     }
 
     /// [`VectorCore::validate`], then [`VectorCore::step`].
     pub fn try_step<T: ObsElem>(&mut self, actions: &[i64], out: StepOutputs<'_, T>) -> Result<()> {
-        self.batch.validate(actions)?;
-        T::step(&mut *self.batch, actions, out);
+        self.validate(actions)?;
+        self.step(actions, out);
         Ok(())
     }
 
     /// Observations, masks and seats to move of the games as they are.
-    pub fn observe<T: ObsElem>(&self, out: ObserveOutputs<'_, T>) {
-        T::observe(&*self.batch, out)
+    pub fn observe<T: ObsElem>(&mut self, out: ObserveOutputs<'_, T>) {
+        if self.batches.len() == 1 {
+            return T::observe(&*self.batches[0], out);
+        }
+        let mut items = Vec::with_capacity(self.batches.len());
+        let mut rest = out;
+        for batch in &self.batches {
+            let (mine, others) = rest.split_games(batch.len(), self.widths);
+            items.push(mine);
+            rest = others;
+        }
+        Self::each_batch(&mut self.batches, self.pool.as_ref(), items, |b, out| {
+            T::observe(b, out)
+        });
+    }
+
+    /// The batch holding game i, and i's index in it.
+    fn locate(&self, i: usize) -> Option<(&dyn Batch, usize)> {
+        self.batches
+            .get(i / self.chunk)
+            .map(|b| (&**b, i % self.chunk))
     }
 
     /// A copy of game i.
     pub fn state(&self, i: usize) -> Option<Tracked<AnyState>> {
-        self.batch.state(i)
+        self.locate(i).and_then(|(b, j)| b.state(j))
     }
 
     /// Whether game i ended and waits for its reset (`AutoReset::NextStep`).
     pub fn needs_reset(&self, i: usize) -> bool {
-        self.batch.needs_reset(i)
+        self.locate(i).is_some_and(|(b, j)| b.needs_reset(j))
     }
 
     pub fn seed_of(&self, i: usize) -> u64 {
@@ -538,14 +759,20 @@ mod tests {
     fn games_match_single_games_and_outputs_match_states() {
         for id in GAME_IDS {
             let game = AnyGame::new(id, &Params::new()).unwrap();
-            for mode in [AutoReset::NextStep, AutoReset::SameStep] {
+            // Three threads cut the five games into runs of 2, 2 and 1: game i must not notice.
+            for (mode, threads) in [
+                (AutoReset::NextStep, 1),
+                (AutoReset::SameStep, 1),
+                (AutoReset::NextStep, 3),
+            ] {
                 let (n, seed) = (5, 40);
                 let (o, a, p) = (
                     game.observation_len(),
                     game.num_distinct_actions(),
                     game.num_players(),
                 );
-                let mut core = VectorCore::new(game.clone(), n, seed, mode);
+                let mut core = VectorCore::with_threads(game.clone(), n, seed, mode, threads);
+                assert_eq!(core.threads(), threads);
                 let mut singles: Vec<(AnyState, Rng)> = (0..n as u64)
                     .map(|i| (game.new_initial_state(), Rng::new(seed + i)))
                     .collect();
@@ -584,7 +811,8 @@ mod tests {
                     bad[n - 1] = a as i64 + 1;
                     if !waiting[n - 1] {
                         let before = core.state(n - 1);
-                        assert!(core.validate(&bad).is_err());
+                        let refusal = core.validate(&bad).unwrap_err().to_string();
+                        assert!(refusal.contains(&format!("game {}", n - 1)), "{refusal}");
                         assert_eq!(core.state(n - 1).map(|t| t.state), before.map(|t| t.state));
                     }
                     core.try_step(

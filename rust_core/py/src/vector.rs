@@ -13,6 +13,8 @@ use std::sync::Arc;
 
 /// The most games one vector holds.
 const MAX_ENVS: usize = 1 << 20;
+/// The most threads one vector may ask for (more than any machine has cores for; a typo, not a setting).
+const MAX_THREADS: usize = 1024;
 
 /// n independent games of one kind. Chance is resolved inside (game i uses ``Rng(seed + i)``), so every
 /// observation is taken at a decision of the seat to move (or at the end, of the seat that moved last).
@@ -35,6 +37,10 @@ const MAX_ENVS: usize = 1 << 20;
 /// observation value is an integer in 0..255 in every reachable state allows it (``Game::observation_fits_u8``
 /// in the core; the Flip City family with its default cards and 1-2 seats); asking another raises
 /// InvalidStateError.
+///
+/// ``threads`` (default 1) steps the games on that many threads: the caller's and ``threads - 1`` of the
+/// VectorGame's own, each taking runs of consecutive games in turn (at most one thread per game). Every game draws its chance from its own
+/// ``Rng(seed + i)``, so the outputs are the same whatever the number of threads.
 #[pyclass(name = "VectorGame", module = "meeplex._core")]
 pub struct PyVectorGame {
     game: Arc<meeplex_engine::AnyGame>,
@@ -137,7 +143,7 @@ impl PyVectorGame {
     }
 
     fn observe_into<T: ObsElem + numpy::Element>(
-        &self,
+        &mut self,
         py: Python<'_>,
         obs: &Bound<'_, PyArray2<T>>,
         out: &Outputs,
@@ -150,7 +156,7 @@ impl PyVectorGame {
             masks: m.as_slice_mut()?,
             players: p.as_slice_mut()?,
         };
-        let core = &self.core;
+        let core = &mut self.core;
         py.detach(|| core.observe(out));
         Ok(())
     }
@@ -191,7 +197,8 @@ impl PyVectorGame {
 #[pymethods]
 impl PyVectorGame {
     #[new]
-    #[pyo3(signature = (game, num_envs, seed=None, autoreset_mode="next_step", *, copy=true, observation_dtype=None))]
+    #[pyo3(signature = (game, num_envs, seed=None, autoreset_mode="next_step", *, copy=true, observation_dtype=None, threads=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         game: &PyGame,
@@ -200,8 +207,13 @@ impl PyVectorGame {
         autoreset_mode: &str,
         copy: bool,
         observation_dtype: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let num_envs = count_in(num_envs, "num_envs", 1, MAX_ENVS as i64)? as usize;
+        let threads = match threads {
+            None => 1,
+            Some(t) => count_in(t, "threads", 1, MAX_THREADS as i64)? as usize,
+        };
         let mode = match autoreset_mode.to_ascii_lowercase().as_str() {
             "next_step" => AutoReset::NextStep,
             "same_step" => AutoReset::SameStep,
@@ -222,7 +234,7 @@ impl PyVectorGame {
             )));
         }
         let owned = (!copy).then(|| Outputs::new(py, &g, num_envs, compact));
-        let core = VectorCore::new((*g).clone(), num_envs, seed, mode);
+        let core = VectorCore::with_threads((*g).clone(), num_envs, seed, mode, threads);
         Ok(PyVectorGame {
             core,
             game: g,
@@ -234,6 +246,12 @@ impl PyVectorGame {
     #[getter]
     fn num_envs(&self) -> usize {
         self.core.len()
+    }
+
+    /// How many threads step the games (``threads``, at most one per game).
+    #[getter]
+    fn threads(&self) -> usize {
+        self.core.threads()
     }
 
     /// False when ``step`` and ``reset`` return the VectorGame's own arrays, overwritten by the next call.
