@@ -128,6 +128,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_backend_options(p_fuzz, "games")
     p_fuzz.add_argument("--chunk", type=positive, metavar="G", help="games per task (default 4)")
+    p_fuzz.add_argument(
+        "--capped",
+        action="store_true",
+        help="with 'all': hold each variant to the test suites' caps (Viticulture at most 3 years)",
+    )
     p_fuzz.set_defaults(func=cmd_fuzz)
 
     p_bench = sub.add_parser("bench", help="the Python benchmark rows of one game")

@@ -32,9 +32,14 @@ from .parallel import Backend, Task, execute, fault_point, in_order, open_backen
 _INT_PROBE = (0, 1)
 
 
-def variants(name: str) -> list[str]:
+def variants(name: str, capped: bool = False) -> list[str]:
     """Game strings covering one game generically: its defaults, each boolean flipped, every accepted player
-    count, and small values (0, 1) of the other int parameters, keeping those the game accepts."""
+    count, and small values (0, 1) of the other int parameters, keeping those the game accepts. ``capped``
+    holds each variant to the test suites' caps (``meeplex.testing.strategies.CI_CAPS``: Viticulture's
+    games at most 3 years), for a quick pass."""
+    from meeplex.testing.strategies import CI_CAPS
+
+    caps = CI_CAPS.get(name, {}) if capped else {}
     defaults = meeplex.make(name).params
     candidates: list[dict[str, Any]] = [{}]
     for key in sorted(defaults):
@@ -46,6 +51,7 @@ def variants(name: str) -> list[str]:
             candidates += [{key: v} for v in values if v != value]
     found: list[str] = []
     for overrides in candidates:
+        overrides = {**overrides, **{k: min(overrides.get(k, cap), cap) for k, cap in caps.items()}}
         text = game_string(name, overrides)
         if probe(name, **overrides) is not None and text not in found:
             found.append(text)
@@ -64,7 +70,11 @@ def _fuzz_targets(args: argparse.Namespace) -> list[str]:
     if args.game == "all":
         if args.params:
             raise ValueError("parameters need a single game, not 'all'")
-        return [text for name in games_to_compare() for text in variants(name)]
+        return [
+            text for name in games_to_compare() for text in variants(name, getattr(args, "capped", False))
+        ]
+    if getattr(args, "capped", False):
+        raise ValueError("--capped is for 'all'; give a single game its parameters instead")
     name, params = requested_params(args.game, args.params)
     meeplex.make(name, **params)  # reject bad parameters now, with the game's own message
     return [game_string(name, params)]
