@@ -278,6 +278,26 @@ def test_fuzz_all_covers_every_game_and_variant(monkeypatch, capsys):
     assert "flip_city(office=true)" in out and "flip_city(players=1)" in out
 
 
+def test_fuzz_all_capped_holds_each_variant_to_the_suites_caps(monkeypatch, capsys):
+    """``fuzz all --capped`` plays the same variants, each held to ``CI_CAPS`` (Viticulture at most 3 years,
+    a smaller ``max_years`` kept), and ``--capped`` with a single game is refused."""
+    from meeplex.testing import differential
+
+    calls = []
+    monkeypatch.setattr(differential, "compare_random_game", lambda g, seed: calls.append(g))
+    expected = [text for name in fuzz.games_to_compare() for text in cli.variants(name, capped=True)]
+    assert len(expected) == len([t for name in fuzz.games_to_compare() for t in cli.variants(name)])
+    assert cli.main(["fuzz", "all", "--games", str(len(expected)), "--capped"]) == 0
+    assert calls == expected
+    vit = [g for g in calls if g.startswith("viticulture")]
+    assert "viticulture(max_years=3)" in vit and "viticulture(max_years=3,players=6)" in vit
+    assert "viticulture(max_years=1)" in vit
+    assert all("max_years=" in g for g in vit)
+    capsys.readouterr()
+    assert cli.main(["fuzz", "flip_city", "--capped", "--games", "1"]) != 0
+    assert "--capped is for 'all'" in capsys.readouterr().err
+
+
 def test_fuzz_stops_at_the_first_disagreement_and_prints_a_replay(monkeypatch, capsys):
     from meeplex.testing import differential
 
