@@ -6,7 +6,10 @@ use crate::game::PyGame;
 use crate::rng::{optional_seed, seed_from};
 use crate::state::PyState;
 use meeplex_engine::vector::{AutoReset, ObsElem, ObserveOutputs, StepOutputs, VectorCore};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyUntypedArrayMethods};
+use numpy::{
+    PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray1, PyReadwriteArray1, PyReadwriteArray2,
+    PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::sync::Arc;
@@ -142,15 +145,31 @@ impl PyVectorGame {
         Ok((out.obs.into_any(py), info))
     }
 
+    /// The arrays both `step` and `observe` write, borrowed for writing (InvalidStateError if in use).
+    #[allow(clippy::type_complexity)]
+    fn borrow_rows<'py, T: numpy::Element>(
+        py: Python<'py>,
+        obs: &Bound<'py, PyArray2<T>>,
+        out: &Outputs,
+    ) -> PyResult<(
+        PyReadwriteArray2<'py, T>,
+        PyReadwriteArray2<'py, i8>,
+        PyReadwriteArray1<'py, i32>,
+    )> {
+        Ok((
+            obs.try_readwrite().map_err(busy)?,
+            out.masks.bind(py).try_readwrite().map_err(busy)?,
+            out.players.bind(py).try_readwrite().map_err(busy)?,
+        ))
+    }
+
     fn observe_into<T: ObsElem + numpy::Element>(
         &mut self,
         py: Python<'_>,
         obs: &Bound<'_, PyArray2<T>>,
         out: &Outputs,
     ) -> PyResult<()> {
-        let mut o = obs.try_readwrite().map_err(busy)?;
-        let mut m = out.masks.bind(py).try_readwrite().map_err(busy)?;
-        let mut p = out.players.bind(py).try_readwrite().map_err(busy)?;
+        let (mut o, mut m, mut p) = Self::borrow_rows(py, obs, out)?;
         let out = ObserveOutputs {
             observations: o.as_slice_mut()?,
             masks: m.as_slice_mut()?,
@@ -170,9 +189,7 @@ impl PyVectorGame {
         obs: &Bound<'_, PyArray2<T>>,
         out: &Outputs,
     ) -> PyResult<()> {
-        let mut o = obs.try_readwrite().map_err(busy)?;
-        let mut m = out.masks.bind(py).try_readwrite().map_err(busy)?;
-        let mut p = out.players.bind(py).try_readwrite().map_err(busy)?;
+        let (mut o, mut m, mut p) = Self::borrow_rows(py, obs, out)?;
         let mut r = out.rewards.bind(py).try_readwrite().map_err(busy)?;
         let mut t = out.terminated.bind(py).try_readwrite().map_err(busy)?;
         let mut u = out.truncated.bind(py).try_readwrite().map_err(busy)?;
