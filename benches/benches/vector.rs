@@ -54,6 +54,42 @@ fn bench_one<T: ObsElem>(c: &mut Criterion, game: &AnyGame, n: usize, threads: u
     group.finish();
 }
 
+/// The stores alone of one step's observations: every row of an (n x len) buffer cleared and one value
+/// written, as a game's writer does at the least, on `threads` threads (rayon, as `VectorCore` uses). No
+/// `VectorGame` of `len`-value rows can step faster than this on the machine: `ceiling/<id>/<threads>t`.
+fn bench_ceiling<T: Copy + Default + From<u8> + Send>(
+    c: &mut Criterion,
+    id: &str,
+    len: usize,
+    threads: usize,
+) {
+    let n = 1024;
+    let mut rows = vec![T::default(); n * len];
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool");
+    let mut group = c.benchmark_group(format!("ceiling/{id}"));
+    group.throughput(Throughput::Elements(n as u64));
+    group.bench_function(format!("{threads}t"), |b| {
+        b.iter(|| {
+            let chunk = n.div_ceil(threads * 8) * len;
+            pool.in_place_scope(|scope| {
+                for part in rows.chunks_mut(chunk) {
+                    scope.spawn(move |_| {
+                        for row in part.chunks_mut(len) {
+                            row.fill(T::default());
+                            row[len / 2] = T::from(1);
+                        }
+                    });
+                }
+            });
+            black_box(&rows);
+        })
+    });
+    group.finish();
+}
+
 fn vector(c: &mut Criterion) {
     for id in GAME_IDS {
         let game = AnyGame::new(id, &Params::new()).expect("default parameters");
@@ -64,10 +100,20 @@ fn vector(c: &mut Criterion) {
                 bench_one::<u8>(c, &game, n, 1, "_u8");
             }
         }
-        // `<id>/vector_2threads/1024`: the same step on two threads (wall time; the machine has two cores).
+        // Issue 14's games: `<id>/vector_2threads/1024`, the same step on two threads (wall time; the machine
+        // has two cores), and the ceiling the stores of their observations set.
+        if !id.starts_with("flip") {
+            continue;
+        }
         bench_one::<f32>(c, &game, 1024, 2, "_2threads");
         if game.observation_fits_u8() {
             bench_one::<u8>(c, &game, 1024, 2, "_u8_2threads");
+        }
+        for threads in [1, 2] {
+            bench_ceiling::<f32>(c, id, game.observation_len(), threads);
+            if game.observation_fits_u8() {
+                bench_ceiling::<u8>(c, &format!("{id}_u8"), game.observation_len(), threads);
+            }
         }
     }
 }
