@@ -1500,14 +1500,6 @@ impl State for FlipPickTowersState {
             }
             return;
         }
-        let best = est[..n].iter().copied().fold(f64::MIN, f64::max);
-        let mut sum = 0.0;
-        for x in est[..n].iter_mut() {
-            *x = ((*x - best) / TEMPERATURE).exp();
-            sum += *x;
-        }
-        for (o, x) in out.iter_mut().zip(&est[..n]) {
-            *o = x / sum;
-        }
+        crate::outcome::softmax_shares(out, &est[..n], TEMPERATURE);
     }
 }

@@ -1419,14 +1419,6 @@ impl State for FlipologyState {
         for (s, x) in scores.iter_mut().enumerate().take(n) {
             *x = sign * (self.total[s] as i32 + self.showing(s)) as f64;
         }
-        let best = scores[..n].iter().copied().fold(f64::MIN, f64::max);
-        let mut sum = 0.0;
-        for x in scores[..n].iter_mut() {
-            *x = ((*x - best) / TEMPERATURE).exp();
-            sum += *x;
-        }
-        for (o, x) in out.iter_mut().zip(&scores[..n]) {
-            *o = x / sum;
-        }
+        crate::outcome::softmax_shares(out, &scores[..n], TEMPERATURE);
     }
 }
