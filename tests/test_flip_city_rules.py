@@ -775,3 +775,26 @@ def test_observation_keeps_the_known_order_of_the_deck(make):
     game, sb = load(make, b)
     assert sa.observation_tensor(0).tolist() != sb.observation_tensor(0).tolist()
     assert sa.observation_string(0) != sb.observation_string(0)
+
+
+# --- FC §7: counters stop at the readers' bound (a fuzz finding: FUZZ_SEED=10 deserialize) -----------------
+
+
+@pytest.mark.parametrize("start", [9_999, 10_000])
+def test_counters_stop_at_the_readers_bound(make, start):
+    """FC §7 "Counters stop at 10000": a representation limit, so that every state reached from a readable
+    one reads back. A Shopping Mall provides 2 cash and 1 point; from 9,999 or 10,000 both stop at 10,000,
+    and so does `best` at the end of the turn."""
+    pos = play_turn(deck=[MALL, MALL], play_area=[CS], cash=start, points=start)
+    game, state = load(make, pos)
+    for _ in range(2):
+        state.apply_action(PLAY)
+        v = view(state)
+        assert (v["cash"], v["points"]) == (10_000, 10_000)
+        again = game.deserialize_state(state.serialize())  # refused at 10,001 before the cap
+        assert again.serialize() == state.serialize()
+    state.apply_action(STOP)
+    state.apply_action(END)
+    v = view(state)
+    assert v["seats"][0]["best"] == 10_000 and v["winner"] == 0
+    assert game.deserialize_state(state.serialize()).serialize() == state.serialize()

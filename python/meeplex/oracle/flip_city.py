@@ -110,8 +110,18 @@ BASE_PENDINGS = ("none", "shuffle", "give_apartment", "give_residential", "remov
 FAMILY_PENDINGS = BASE_PENDINGS + ("give_resort", "market", "airport", "airport_card", "airport_aside")
 PENDINGS = BASE_PENDINGS
 
-# Counters in a serialized state may not exceed this (FC §7).
+# Counters in a serialized state may not exceed this (FC §7), so no gain takes a counter past it.
 MAX_COUNTER = 10000
+
+
+def _gain(counter: int, by: int) -> int:
+    """``counter + by``, stopping at MAX_COUNTER (FC §7).
+
+    For every counter the reader bounds by MAX_COUNTER that can grow (cash, points, unhappiness, limit_bonus,
+    extra_flips, flip_cash, limit_next): a representation limit that no real game comes near, so that every
+    state reached from a readable state reads back.
+    """
+    return min(counter + by, MAX_COUNTER)
 
 
 def _normalize_text(text: str) -> str:
@@ -617,7 +627,7 @@ class FlipCityState:
             seat.discard[ARCHAEOLOGY_SITE] -= 1
             seat.discard[LOGGING_SITE] += 1
             self.cash -= DIG_PRICE
-            self.points += DIG_POINTS
+            self.points = _gain(self.points, DIG_POINTS)
         elif RECYCLE <= action < RECYCLE + F:
             self._recycle(seat, action - RECYCLE)
         elif game.BUY <= action < game.BUY + F:
@@ -635,7 +645,7 @@ class FlipCityState:
         elif game.family and action == game.EXCAVATE:
             # W 7: pay 20 cash for 3 points; not the Building action.
             self.cash -= DIG_PRICE
-            self.points += DIG_POINTS
+            self.points = _gain(self.points, DIG_POINTS)
             self.digs -= 1
         elif action == END:
             self._end_building()
@@ -651,9 +661,9 @@ class FlipCityState:
         if face == CONVENIENCE_STORE:
             self.store_played = True
         self.forced = False  # a Shopping Mall obligation is met by this card (FC interp. 11)
-        self.cash += info.cash
-        self.points += info.points
-        self.unhappiness += info.unhappiness
+        self.cash = _gain(self.cash, info.cash)
+        self.points = _gain(self.points, info.points)
+        self.unhappiness = _gain(self.unhappiness, info.unhappiness)
         if self.unhappiness > self._limit():
             # Rulebook A.3: over the limit, the turn ends immediately; no effect applies (W 3: a Trailer Park
             # or Residential Area now on top is not played).
@@ -663,9 +673,10 @@ class FlipCityState:
             if seat.deck_size() > 0:
                 self.forced = True  # "If your deck is not empty, you must play an additional card."
         elif face == HOSPITAL:
-            self.cash += self.unhappiness  # FAQ Q1, FC interp. 2: this Hospital's unhappiness included
+            # FAQ Q1, FC interp. 2: this Hospital's unhappiness included.
+            self.cash = _gain(self.cash, self.unhappiness)
         elif face == CHURCH:
-            self.limit_bonus += 1  # "Add +1 to your unhappiness limit this turn."
+            self.limit_bonus = _gain(self.limit_bonus, 1)  # "Add +1 to your unhappiness limit this turn."
         elif face == FACTORY:
             # "If your deck is not empty, place the bottom card from your deck into your discard pile."
             if seat.deck_size() > 0:
@@ -738,21 +749,21 @@ class FlipCityState:
         seat.discard[face ^ 1] += 1
         settings = self.game.settings
         if kind == RECYCLE_CASH:
-            self.cash += 1
+            self.cash = _gain(self.cash, 1)
         elif kind == RECYCLE_POINT:
-            self.points += 1
+            self.points = _gain(self.points, 1)
         elif kind == RECYCLE_LIMIT:
-            self.limit_bonus += 1
+            self.limit_bonus = _gain(self.limit_bonus, 1)
         elif kind == RECYCLE_INTERCHANGE:
-            self.cash += settings["interchange_cash"]  # W 9
+            self.cash = _gain(self.cash, settings["interchange_cash"])  # W 9
         elif kind == RECYCLE_AIRPORT:
             self.pending = "airport"  # W 11: a seat, then a card in its discard pile
         elif kind == RECYCLE_RESERVOIR:
             # W 13: the limit, the Flip/Develop-only cash, or both.
             if settings["reservoir_recycle"] in ("limit", "both"):
-                self.limit_bonus += 1
+                self.limit_bonus = _gain(self.limit_bonus, 1)
             if settings["reservoir_recycle"] in ("cash", "both"):
-                self.flip_cash += RESERVOIR_CASH
+                self.flip_cash = _gain(self.flip_cash, RESERVOIR_CASH)
 
     def _pay_flip_price(self, price: int) -> None:
         """§4.3: Flip/Develop-only cash pays first."""
@@ -793,9 +804,10 @@ class FlipCityState:
             if any(self.play_area):
                 self.pending = "market"
         elif face == WIND_FARM:
-            self.extra_flips += 1
+            self.extra_flips = _gain(self.extra_flips, 1)
         elif face == CAMPING_GROUNDS:
-            self.seats[self.current].limit_next += 1
+            seat = self.seats[self.current]
+            seat.limit_next = _gain(seat.limit_next, 1)
 
     def _flip(self, seat: SeatState, face: int) -> None:
         """FC §4.3 flip f: an extra Flip (Station, Wind Farm) is used before the main action."""

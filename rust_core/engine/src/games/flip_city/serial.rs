@@ -2,7 +2,7 @@
 //! extra keys and checks in docs/rules/flip_city_wilderness.md §7).
 
 use super::cards::*;
-use super::state::{FlipState, KnownCards, Pending, Phase, Seat};
+use super::state::{FlipState, KnownCards, Pending, Phase, Seat, MAX_COUNTER};
 use super::Rules;
 use crate::error::{invalid, Result};
 use crate::json::Fields;
@@ -11,7 +11,6 @@ use serde_json::{json, Value};
 
 /// 2: `discount` is the fee reduction (an int), and `played`, `store_played`, `shuffled` are new.
 const VERSION: i64 = 2;
-const MAX_COUNTER: u64 = 10_000;
 
 const PHASES: [(Phase, &str); 3] = [
     (Phase::Play, "play"),

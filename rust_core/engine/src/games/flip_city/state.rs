@@ -288,6 +288,18 @@ pub struct FlipState<const F: usize, const CAP: usize> {
     pub shuffled: bool,
 }
 
+/// The most a counter may hold (FC §7): the reader refuses more, so every gain stops here.
+pub const MAX_COUNTER: u32 = 10_000;
+
+/// Add `by` to a counter that the reader bounds by `MAX_COUNTER` (cash, points, unhappiness, limit_bonus,
+/// extra_flips, flip_cash, limit_next), stopping at the cap: a representation limit that no real game comes
+/// near, so that every state reached from a readable one reads back (FC §7). The sum cannot overflow: the
+/// counter is at most the cap and `by` is a card's or a parameter's small number, or another capped counter.
+#[inline]
+fn gain(counter: &mut u32, by: u32) {
+    *counter = (*counter + by).min(MAX_COUNTER);
+}
+
 fn total(counts: &[u8]) -> u32 {
     counts.iter().map(|&c| c as u32).sum()
 }
@@ -548,6 +560,7 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         self.flip_cash = 0;
         self.digs = 0;
         self.chosen = None;
+        // No cap needed: the game is over at `max_turns x players`, the reader's bound for `turn`.
         self.turn += 1;
         let limit_reached = self.turn >= self.rules.max_turns * self.players() as u32;
         if self.winner.is_some() || solo_lost || limit_reached {
@@ -572,11 +585,12 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         };
         self.forced = false;
         self.play_area[face] += 1;
+        // No cap needed: while cards are played, `played` is the play area's card count (FC §7).
         self.played += 1;
         self.store_played |= face == CONVENIENCE_STORE;
-        self.cash += self.rules.cash(face);
-        self.points += self.rules.points(face);
-        self.unhappiness += self.rules.unhappiness(face);
+        gain(&mut self.cash, self.rules.cash(face));
+        gain(&mut self.points, self.rules.points(face));
+        gain(&mut self.unhappiness, self.rules.unhappiness(face));
         if self.unhappiness > self.limit() {
             // Rule A.3: the turn ends at once; the card's effect does not happen.
             self.end_turn(false);
@@ -584,8 +598,8 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         }
         match face {
             SHOPPING_MALL => self.forced = !self.me().deck_is_empty(),
-            HOSPITAL => self.cash += self.unhappiness,
-            CHURCH => self.limit_bonus += 1,
+            HOSPITAL => gain(&mut self.cash, self.unhappiness),
+            CHURCH => gain(&mut self.limit_bonus, 1),
             FACTORY => {
                 let seat = self.me();
                 // W §4.1: a known bottom card goes without a chance node; an unknown one is a chance node.
@@ -645,18 +659,18 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
             _ => seat.discard[face ^ 1] += 1,
         }
         match recycle {
-            Recycle::Cash => self.cash += 1,
-            Recycle::Point => self.points += 1,
-            Recycle::Limit => self.limit_bonus += 1,
-            Recycle::Interchange => self.cash += self.rules.interchange_cash as u32,
+            Recycle::Cash => gain(&mut self.cash, 1),
+            Recycle::Point => gain(&mut self.points, 1),
+            Recycle::Limit => gain(&mut self.limit_bonus, 1),
+            Recycle::Interchange => gain(&mut self.cash, self.rules.interchange_cash as u32),
             Recycle::Airport => self.pending = Pending::Airport,
             Recycle::Reservoir => {
                 let r = self.rules.reservoir_recycle;
                 if r != ReservoirRecycle::Cash {
-                    self.limit_bonus += 1;
+                    gain(&mut self.limit_bonus, 1);
                 }
                 if r != ReservoirRecycle::Limit {
-                    self.flip_cash += 3;
+                    gain(&mut self.flip_cash, 3);
                 }
             }
             Recycle::ToDeckTop | Recycle::ToDeckBottom | Recycle::None => {}
@@ -696,8 +710,8 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         }
         match face {
             FARMERS_MARKET if total(&self.play_area) > 0 => self.pending = Pending::Market,
-            WIND_FARM => self.extra_flips += 1,
-            CAMPING_GROUNDS => self.me().limit_next += 1,
+            WIND_FARM => gain(&mut self.extra_flips, 1),
+            CAMPING_GROUNDS => gain(&mut self.me().limit_next, 1),
             _ => {}
         }
     }
@@ -749,13 +763,13 @@ impl<const F: usize, const CAP: usize> FlipState<F, CAP> {
         dec(&mut seat.discard[ARCHAEOLOGY_SITE]);
         seat.discard[LOGGING_SITE] += 1;
         self.cash = self.cash.saturating_sub(20);
-        self.points += 3;
+        gain(&mut self.points, 3);
     }
 
     /// The Archaeology Site's 20 cash for 3 points (W 7, `dig=played`): not the Building action.
     fn excavate(&mut self) {
         self.cash = self.cash.saturating_sub(20);
-        self.points += 3;
+        gain(&mut self.points, 3);
         self.digs = self.digs.saturating_sub(1);
     }
 
