@@ -2162,6 +2162,9 @@ class ViticultureState:
                 and twin.T["decks"] == table["decks"]
                 and twin.observation_tensor(p).tolist() == want
             ):
+                # the ids before the unit are kept, and so are their texts
+                prefix = len(self.actions) - len(self.turn)
+                twin.texts = self._all_texts()[:prefix] + twin.clone_texts_of_turn()
                 return twin
         return self.clone()
 
