@@ -2211,7 +2211,8 @@ class ViticultureState:
         backwards, a draw of k hidden from p by q with ``delta[q][k] < 0`` becomes a draw of the lowest kind
         k' of the same deck with ``delta[q][k'] > 0`` (delta[q][k] + 1, delta[q][k'] - 1); other ids are kept.
         The unit start gets hands + delta, decks - the sum of the deltas, and every ``known`` count capped by
-        the holder's new hand; during the setup the deltas must come back to zero."""
+        the holder's new hand; during the setup the deltas must come back to zero. The snapshot and the
+        rewritten turn are then loaded as ``_deserialize`` loads them."""
         n = self.n
         delta = [
             [table["seats"][q]["hand"][k] - self.T["seats"][q]["hand"][k] for k in range(NUM_KINDS)]
@@ -2249,23 +2250,21 @@ class ViticultureState:
                     known = seats[r]["known"][q]
                     for k in range(NUM_KINDS):
                         known[k] = min(known[k], seats[q]["hand"][k])
-        text = json.dumps(
-            {
-                "game": GAME_NAME,
-                "history": self.actions[:prefix] + turn,
-                "params": self.game.params,
-                "seen": list(self.seen),
-                "state": start,
-                "turn": turn,
-                "version": SERIAL_VERSION,
-            },
-            sort_keys=True,
-            separators=(",", ":"),
-        )
+        # What _deserialize does with that text, without parsing and checking the shape of a snapshot that
+        # differs from a valid one only in hands, decks (the same totals) and capped known counts.
+        twin = ViticultureState(self.game, {})
+        twin.texts = None
         try:
-            return _deserialize(self.game, text)
-        except InvalidStateError:
+            twin._replay_from(start, turn)
+        except IllegalActionError:
             return None
+        if start is not None and not turn and twin.snap != start:
+            return None
+        if twin.turn != turn or twin.seen != self.seen[prefix:]:
+            return None
+        twin.actions = self.actions[:prefix] + turn
+        twin.seen = list(self.seen)
+        return twin
 
     # ----- observations (§15.5) -----
 
