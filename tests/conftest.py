@@ -65,11 +65,6 @@ def make(engine: Engine) -> Callable:
 OPEN_FINDINGS = frozenset(
     {
         # Needs meeplex_engine::vector::VectorCore to keep each game's history (issue 9 closing note).
-        # A Viticulture state resampled in the middle of a unit (or during the setup) is rebased on the
-        # resampled table, which is not a unit start, so the §15.4 format cannot write it; the Rust core
-        # writes the original history instead, which reads back to the true state. Both need the resample to
-        # rewrite the unit's hidden draws (docs/rules/viticulture.md §10, open item).
-        "tests/test_reliability_bindings.py::test_finding_resampled_state_reads_back[oracle-viticulture]",
     }
 )
 

@@ -214,12 +214,6 @@ fn check_node(game: &AnyGame, state: &AnyState, buf: &mut Buffers) {
 
 /// Everything a caller can ask of a state: returns, scores, observations (also into a dirty buffer),
 /// notation, resampling. None may panic; the answers must be well-formed.
-/// Games whose resampled states cannot be written yet, an open finding each: a Viticulture state resampled in
-/// the middle of a unit is not a unit start, so its snapshot format cannot hold it, and the Rust core writes the
-/// true history instead (docs/rules/viticulture.md §10; `OPEN_FINDINGS` in tests/conftest.py). The other
-/// resample checks still run for them.
-const RESAMPLE_NOT_WRITTEN: &[&str] = &["viticulture"];
-
 fn check_views(game: &AnyGame, state: &AnyState, history: &[u32], buf: &mut Buffers, seed: u64) {
     check_node(game, state, buf);
     let g = what(game);
@@ -346,9 +340,6 @@ fn check_views(game: &AnyGame, state: &AnyState, history: &[u32], buf: &mut Buff
                 state.observation_string(seat),
                 "{g}: {which}({seat}) gives seat {seat} a different observation_string"
             );
-        }
-        if RESAMPLE_NOT_WRITTEN.contains(&game.id()) {
-            continue;
         }
         let text = drawn.serialize(&drawn_history);
         match game.deserialize_state(&text) {

@@ -32,6 +32,7 @@ from meeplex.oracle.rng import random_step
 
 GAME_NAME = "viticulture"
 SERIAL_VERSION = 1
+RESAMPLE_TRIES = 32  # §10: redeals tried before the state itself is returned
 CHANCE = -1
 TERMINAL = -4
 
@@ -2142,16 +2143,36 @@ class ViticultureState:
         return value
 
     def resample_from_infostate(self, player: object, rng: object = None) -> ViticultureState:
-        """§10: per deck type, the deck and the cards of that type p does not know in other hands are dealt
-        again into those hands' unknown slots (seats from p + 1, slot by slot, a ``below`` pick in kind
-        order); the rest forms the deck. READING: the resampled state keeps this state's snapshot and turn
-        only when the turn is empty; otherwise it is rebased onto a fresh snapshot of the live table."""
+        """§10: a state consistent with what p knows, with its history. Each try redeals the live table (per
+        deck type, the deck and the cards of that type p does not know in other hands, seats from p + 1, slot
+        by slot, a ``below`` pick in kind order), then rewrites the unit's hidden draws backwards so that the
+        unit start holds what the redeal implies, and reads that snapshot and turn back as §15.4 does. The
+        first try that reads back to the redealt hands and decks, at the same node and with the same
+        observation for p, is the answer; after RESAMPLE_TRIES tries, the state itself (a clone)."""
         p = self._check_seat(player)
-        twin = self.clone()
-        t = twin.T
+        generator: RngLike | None = rng if callable(getattr(rng, "below", None)) else None  # type: ignore[assignment]
+        want = self.observation_tensor(p).tolist()
+        for _ in range(RESAMPLE_TRIES):
+            table = self._redeal(p, generator)
+            twin = self._rewind_to(p, table)
+            if (
+                twin is not None
+                and twin.current_player() == self.current_player()
+                and all(twin.T["seats"][q]["hand"] == table["seats"][q]["hand"] for q in range(self.n))
+                and twin.T["decks"] == table["decks"]
+                and twin.observation_tensor(p).tolist() == want
+            ):
+                # the ids before the unit are kept, and so are their texts
+                prefix = len(self.actions) - len(self.turn)
+                twin.texts = self._all_texts()[:prefix] + twin.clone_texts_of_turn()
+                return twin
+        return self.clone()
+
+    def _redeal(self, p: int, generator: RngLike | None) -> dict[str, Any]:
+        """The §10 redeal of the live table (a copy): hands and decks only."""
+        t = _copy_table(self.T)
         seats = t["seats"]
         order = [(p + i) % self.n for i in range(1, self.n)]
-        generator: RngLike | None = rng if callable(getattr(rng, "below", None)) else None  # type: ignore[assignment]
         for deck in range(4):
             kinds = KINDS_OF_DECK[deck]
             pool = [0] * NUM_KINDS
@@ -2182,11 +2203,67 @@ class ViticultureState:
                             break
             for k in kinds:
                 t["decks"][deck][k] = pool[k]
-        if twin.turn:
-            twin.snap = _copy_table(t)  # READING: rebased (see the docstring)
-            twin.turn = []
+        return t
+
+    def _rewind_to(self, p: int, table: dict[str, Any]) -> ViticultureState | None:
+        """§10: the unit rewritten to reach ``table``'s hands, read back from its text (None if refused).
+        ``delta[q][k]`` is how many more k the redealt hand of q holds than the true one. Walking the turn
+        backwards, a draw of k hidden from p by q with ``delta[q][k] < 0`` becomes a draw of the lowest kind
+        k' of the same deck with ``delta[q][k'] > 0`` (delta[q][k] + 1, delta[q][k'] - 1); other ids are kept.
+        The unit start gets hands + delta, decks - the sum of the deltas, and every ``known`` count capped by
+        the holder's new hand; during the setup the deltas must come back to zero. The snapshot and the
+        rewritten turn are then loaded as ``_deserialize`` loads them."""
+        n = self.n
+        delta = [
+            [table["seats"][q]["hand"][k] - self.T["seats"][q]["hand"][k] for k in range(NUM_KINDS)]
+            for q in range(n)
+        ]
+        prefix = len(self.actions) - len(self.turn)
+        turn = list(self.turn)
+        for i in range(len(turn) - 1, -1, -1):
+            a, mask = turn[i], self.seen[prefix + i]
+            if mask == 0 or mask >> p & 1 or a >= CARD:
+                continue
+            q = mask.bit_length() - 1
+            if delta[q][a] < 0:
+                other = next(k for k in KINDS_OF_DECK[kind_deck(a)] if delta[q][k] > 0)
+                turn[i] = other
+                delta[q][a] += 1
+                delta[q][other] -= 1
+        start: dict[str, Any] | None = None
+        if self.snap is None:
+            if any(any(row) for row in delta):
+                return None
         else:
-            twin.snap = _copy_table(t) if t["phase"] != "setup" else None
+            start = _copy_table(self.snap)
+            seats = start["seats"]
+            for q in range(n):
+                for k in range(NUM_KINDS):
+                    if delta[q][k]:
+                        seats[q]["hand"][k] += delta[q][k]
+                        start["decks"][kind_deck(k)][k] -= delta[q][k]
+            for k in range(NUM_KINDS):
+                if start["decks"][kind_deck(k)][k] < 0 or any(s["hand"][k] < 0 for s in seats):
+                    return None
+            for r in range(n):
+                for q in range(n):
+                    known = seats[r]["known"][q]
+                    for k in range(NUM_KINDS):
+                        known[k] = min(known[k], seats[q]["hand"][k])
+        # What _deserialize does with that text, without parsing and checking the shape of a snapshot that
+        # differs from a valid one only in hands, decks (the same totals) and capped known counts.
+        twin = ViticultureState(self.game, {})
+        twin.texts = None
+        try:
+            twin._replay_from(start, turn)
+        except IllegalActionError:
+            return None
+        if start is not None and not turn and twin.snap != start:
+            return None
+        if twin.turn != turn or twin.seen != self.seen[prefix:]:
+            return None
+        twin.actions = self.actions[:prefix] + turn
+        twin.seen = list(self.seen)
         return twin
 
     # ----- observations (§15.5) -----

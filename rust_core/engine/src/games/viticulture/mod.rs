@@ -258,8 +258,18 @@ impl State for VitState {
     fn serialize(&self, history: &[u32]) -> String {
         serial::serialize(self, history)
     }
+    /// The live redeal of §10 alone (what the search loops use: they never write their determinizations).
     fn resample_from_infostate(&self, player: usize, rng: &mut Rng) -> Self {
         observation::resample(self, player, rng)
+    }
+    /// §10 in full: the redeal with the unit's hidden draws rewritten, so that the state serializes as itself.
+    fn resample_with_history(
+        &self,
+        player: usize,
+        history: &[u32],
+        rng: &mut Rng,
+    ) -> (Self, Vec<u32>) {
+        serial::resample_with_history(self, player, history, rng)
     }
     fn to_text(&self) -> String {
         observation::full_text(self)

@@ -125,13 +125,16 @@ pub fn snapshot(s: &VitState) -> Value {
 
 /// The snapshot a state was read from when its history does not replay from the initial state (a position
 /// set up by hand, §15.7): the state at that unit start, where in the history it starts, the `seen` masks of
-/// the history before it, and the snapshot's text as read (written back as it is).
+/// the history before it, and the snapshot's text as read (written back as it is). `chance` says which entries
+/// before it were chance outcomes when that is known (a resampled state, §10); a text read says nothing, and
+/// its hidden entries below `A_CARD` are then taken for draws.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Base {
     pub start: VitState,
     pub at: usize,
     pub seen: Vec<u8>,
     pub value: Value,
+    pub chance: Option<Vec<bool>>,
 }
 
 type Replayed = (Option<(VitState, usize)>, Vec<u8>, VitState);
@@ -199,9 +202,12 @@ pub(crate) fn replay_full(
                 }
                 // Before the snapshot: a hidden entry below A_CARD is a draw (a chance outcome); the others
                 // cannot be told apart and are read as decisions.
-                let chance = (0..b.at)
-                    .map(|i| b.seen[i] != 0 && history[i] < super::notation::A_CARD)
-                    .collect();
+                let chance = match &b.chance {
+                    Some(known) => known.clone(),
+                    None => (0..b.at)
+                        .map(|i| b.seen[i] != 0 && history[i] < super::notation::A_CARD)
+                        .collect(),
+                };
                 Cache {
                     rules,
                     base: base.clone(),
@@ -291,6 +297,142 @@ pub fn serialize(s: &VitState, history: &[u32]) -> String {
     }
 }
 
+/// Redeals tried by [`resample_with_history`] before it gives the state itself (§10).
+pub const RESAMPLE_TRIES: usize = 32;
+
+/// §10: a state consistent with what `p` knows, with the history that leads to it. Each try redeals the live
+/// table ([`super::observation::resample`]), rewrites the unit's hidden draws backwards so that the unit start
+/// holds what the redeal implies ([`rewind`]), and reads that snapshot and turn back; the first try that
+/// reads back to the redealt hands and decks, at the same node and with the same observation for `p`, is the
+/// answer. After [`RESAMPLE_TRIES`] tries, the state itself. A history that does not lead to the state gives
+/// the first redeal with the history unchanged (it cannot be written as a unit anyway).
+pub fn resample_with_history(
+    s: &VitState,
+    p: usize,
+    history: &[u32],
+    rng: &mut crate::Rng,
+) -> (VitState, Vec<u32>) {
+    let replayed = match replay_full(s, history) {
+        Ok(((snap, seen, _), chance)) => (snap, seen, chance),
+        Err(_) => return (super::observation::resample(s, p, rng), history.to_vec()),
+    };
+    if p >= s.n() {
+        return (s.clone(), history.to_vec());
+    }
+    let mut want = vec![0f32; super::OBS_LEN];
+    super::observation::tensor(s, p, &mut want);
+    let mut got = vec![0f32; super::OBS_LEN];
+    for _ in 0..RESAMPLE_TRIES {
+        let table = super::observation::resample(s, p, rng);
+        if let Some((x, h)) = rewind(s, p, history, &replayed, &table) {
+            super::observation::tensor(&x, p, &mut got);
+            if x.current() == s.current()
+                && (0..s.n()).all(|q| x.seats[q].hand == table.seats[q].hand)
+                && x.decks == table.decks
+                && got == want
+            {
+                return (x, h);
+            }
+        }
+    }
+    (s.clone(), history.to_vec())
+}
+
+/// §10: the unit rewritten to reach `table`'s hands, read back from its text (None if refused). `delta[q][k]`
+/// is how many more k the redealt hand of q holds than the true one. Walking the turn backwards, a draw of k
+/// hidden from p by q with `delta[q][k] < 0` becomes a draw of the lowest kind k' of the same deck with
+/// `delta[q][k'] > 0`; other ids are kept. The unit start gets hands + delta, decks − the deltas, and every
+/// `known` count capped by the holder's new hand; during the setup the deltas must come back to zero.
+fn rewind(
+    s: &VitState,
+    p: usize,
+    history: &[u32],
+    (snap, seen, chance): &(Option<(VitState, usize)>, Vec<u8>, Vec<bool>),
+    table: &VitState,
+) -> Option<(VitState, Vec<u32>)> {
+    let n = s.n();
+    let mut delta = [[0i32; KINDS]; MAXP];
+    for q in 0..n {
+        for k in 0..KINDS {
+            delta[q][k] = table.seats[q].hand[k] as i32 - s.seats[q].hand[k] as i32;
+        }
+    }
+    let at = snap.as_ref().map_or(0, |(_, i)| *i);
+    let mut turn = history[at..].to_vec();
+    for i in (0..turn.len()).rev() {
+        let (a, m) = (turn[i], seen[at + i]);
+        if m == 0 || (m >> p) & 1 == 1 || a >= super::notation::A_CARD {
+            continue;
+        }
+        let q = 7 - m.leading_zeros() as usize;
+        let k = a as usize;
+        if q < n && delta[q][k] < 0 {
+            let other = kinds_of(deck_of(k)).find(|&j| delta[q][j] > 0)?;
+            turn[i] = other as u32;
+            delta[q][k] += 1;
+            delta[q][other] -= 1;
+        }
+    }
+    let state = match snap {
+        None => {
+            if delta.iter().any(|row| row.iter().any(|&d| d != 0)) {
+                return None;
+            }
+            Value::Null
+        }
+        Some((x, _)) => {
+            let mut start = x.clone();
+            let mut decks = [[0i32; KINDS]; 4];
+            for (d, deck) in decks.iter_mut().enumerate() {
+                for k in kinds_of(d) {
+                    deck[k] = start.decks[d][k] as i32;
+                }
+            }
+            for q in 0..n {
+                for k in 0..KINDS {
+                    let hand = start.seats[q].hand[k] as i32 + delta[q][k];
+                    if !(0..=255).contains(&hand) {
+                        return None;
+                    }
+                    start.seats[q].hand[k] = hand as u8;
+                    decks[deck_of(k)][k] -= delta[q][k];
+                }
+            }
+            for (d, deck) in decks.iter().enumerate() {
+                for k in kinds_of(d) {
+                    if !(0..=255).contains(&deck[k]) {
+                        return None;
+                    }
+                    start.decks[d][k] = deck[k] as u8;
+                }
+            }
+            for r in 0..n {
+                for q in 0..n {
+                    for k in 0..KINDS {
+                        let cap = start.seats[q].hand[k];
+                        let known = &mut start.seats[r].known[q][k];
+                        *known = (*known).min(cap);
+                    }
+                }
+            }
+            snapshot(&start)
+        }
+    };
+    let mut rewritten = history[..at].to_vec();
+    rewritten.extend_from_slice(&turn);
+    let text = json!({
+        "game": ID,
+        "params": params_json(&s.rules),
+        "version": VERSION,
+        "history": rewritten,
+        "seen": seen,
+        "state": state,
+        "turn": turn,
+    })
+    .to_string();
+    deserialize_with(&s.rules, &text, Some(chance[..at].to_vec())).ok()
+}
+
 const PREFIX: &str = "viticulture state: ";
 
 fn err<T>(msg: impl std::fmt::Display) -> Result<T> {
@@ -298,6 +440,17 @@ fn err<T>(msg: impl std::fmt::Display) -> Result<T> {
 }
 
 pub fn deserialize(rules: &Rules, text: &str) -> Result<(VitState, Vec<u32>)> {
+    deserialize_with(rules, text, None)
+}
+
+/// [`deserialize`]; `chance` (which entries before the snapshot are chance outcomes) skips the first attempt
+/// (replaying the whole history from the initial state), for a text whose snapshot is known not to be the
+/// one that history leads to, and is kept in the state's [`Base`].
+fn deserialize_with(
+    rules: &Rules,
+    text: &str,
+    chance: Option<Vec<bool>>,
+) -> Result<(VitState, Vec<u32>)> {
     let v = match crate::json::parse(text) {
         Ok(v) => v,
         Err(e) => return err(format!("not JSON ({e})")),
@@ -338,7 +491,9 @@ pub fn deserialize(rules: &Rules, text: &str) -> Result<(VitState, Vec<u32>)> {
     let given = top.get("state");
     // The text of a game played from the start: replay it and accept exactly what this engine writes.
     let plain = VitState::new(*rules);
-    if let Ok(((_, _, state), _)) = replay_full(&plain, &history) {
+    if chance.is_some() && !given.is_null() {
+        // the caller knows the history does not lead to this snapshot
+    } else if let Ok(((_, _, state), _)) = replay_full(&plain, &history) {
         if let Ok(expect) = to_value(&plain, &history) {
             if expect["seen"] == *top.get("seen")
                 && expect["turn"] == *top.get("turn")
@@ -370,6 +525,13 @@ pub fn deserialize(rules: &Rules, text: &str) -> Result<(VitState, Vec<u32>)> {
         at,
         seen: seen[..at].to_vec(),
         value: given.clone(),
+        // which entries before the snapshot were chance outcomes: given, or found by replaying them from the
+        // initial state when they replay (as the oracle does), else guessed by `replay_full`
+        chance: chance.filter(|c| c.len() == at).or_else(|| {
+            replay_full(&plain, &history[..at])
+                .ok()
+                .map(|(_, chance)| chance)
+        }),
     });
     state.base = Some(base.clone());
     let mut buf = Vec::new();
