@@ -2169,8 +2169,11 @@ class ViticultureState:
         return self.clone()
 
     def _redeal(self, p: int, generator: RngLike | None) -> dict[str, Any]:
-        """The §10 redeal of the live table (a copy): hands and decks only."""
-        t = _copy_table(self.T)
+        """The §10 redeal of the live table: a copy of its hands and decks only."""
+        t: dict[str, Any] = {
+            "decks": [list(d) for d in self.T["decks"]],
+            "seats": [{"hand": list(seat["hand"]), "known": seat["known"]} for seat in self.T["seats"]],
+        }
         seats = t["seats"]
         order = [(p + i) % self.n for i in range(1, self.n)]
         for deck in range(4):
@@ -2245,17 +2248,20 @@ class ViticultureState:
             for k in range(NUM_KINDS):
                 if start["decks"][kind_deck(k)][k] < 0 or any(s["hand"][k] < 0 for s in seats):
                     return None
-            for r in range(n):
-                for q in range(n):
-                    known = seats[r]["known"][q]
-                    for k in range(NUM_KINDS):
-                        known[k] = min(known[k], seats[q]["hand"][k])
+            for q in range(n):
+                if any(delta[q]):  # the other hands are as they were, their known counts too
+                    hand = seats[q]["hand"]
+                    for r in range(n):
+                        known = seats[r]["known"][q]
+                        seats[r]["known"][q] = [min(a, b) for a, b in zip(known, hand, strict=True)]
         # What _deserialize does with that text, without parsing and checking the shape of a snapshot that
         # differs from a valid one only in hands, decks (the same totals) and capped known counts.
-        twin = ViticultureState(self.game, {})
+        twin = ViticultureState(self.game, start if start is not None else self.game.initial_table())
         twin.texts = None
         try:
-            twin._replay_from(start, turn)
+            twin._begin_unit()
+            for a in turn:
+                twin.apply_action(a)
         except IllegalActionError:
             return None
         if start is not None and not turn and twin.snap != start:
