@@ -62,11 +62,7 @@ def make(engine: Engine) -> Callable:
 
 # Open bugs found by the reliability suite and not yet fixed (listed in the closing note of the session that
 # added them). Each stays a real test: strict xfail, so a fix fails it until it is removed from here.
-OPEN_FINDINGS = frozenset(
-    {
-        # Needs meeplex_engine::vector::VectorCore to keep each game's history (issue 9 closing note).
-    }
-)
+OPEN_FINDINGS: frozenset[str] = frozenset()
 
 
 def pytest_collection_modifyitems(config, items):

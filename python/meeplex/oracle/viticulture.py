@@ -7,8 +7,9 @@ sections), the BGA game-help page and the structured card facts. The components 
 Plain and slow on purpose. The table is one JSON-shaped dict, exactly the snapshot of §15.4. The play between
 two snapshot points (a *unit*: a wake, a turn, a fall draw, a hand-limit discard, the winter reservations) is
 a Python generator that yields each decision or chance node and receives the chosen id; a clone or a
-deserialized state replays the unit's ids from its snapshot. Where the contract is open, the reading is
-noted in ``VITPY_NOTES.md`` at the worktree root and marked ``READING`` here.
+deserialized state replays the unit's ids from its snapshot. Where the contract was open, the reading is
+marked ``READING`` here and was noted in ``docs/rules/viticulture_readings_oracle.md`` (each disagreement with
+the Rust core since settled by the rules document's §15.8).
 """
 
 from __future__ import annotations
