@@ -915,20 +915,33 @@ fn read_snapshot(rules: &Rules, top: &Fields) -> Result<VitState> {
             }
         }
     }
-    // workers placed
+    // workers placed: the ones standing on the board (reservations included), in the cart or on the Yoke
     for q in 0..n {
-        let mut grandes = s.seats[q].cart_grande as u32;
-        grandes += (s.seats[q].yoke_used && s.seats[q].yoke_kind == 1) as u32;
+        let seat = &s.seats[q];
+        let mut on = [
+            (seat.cart - seat.cart_grande as u8) as u32,
+            seat.cart_grande as u32,
+        ];
+        if seat.yoke_used {
+            on[seat.yoke_kind as usize & 1] += 1;
+        }
         for a in 0..12 {
-            for i in 0..s.board_len[a] as usize {
-                let e = s.board[a][i];
-                grandes += ((e & 7) as usize == q && (e >> 5) & 1 == 1) as u32;
+            for &e in &s.board[a][..s.board_len[a] as usize] {
+                if (e & 7) as usize == q {
+                    on[(e >> 5) as usize & 1] += 1;
+                }
             }
         }
-        if grandes > 1 || (grandes == 1 && !s.seats[q].grande_placed) {
+        if on[1] != seat.grande_placed as u32 {
             return f.fail(
                 &format!("seats[{q}].grande_placed"),
-                "does not match the board",
+                "does not match the board, cart and Yoke",
+            );
+        }
+        if on[0] != seat.regular_placed as u32 {
+            return f.fail(
+                &format!("seats[{q}].regular_placed"),
+                "does not match the board, cart and Yoke",
             );
         }
     }
