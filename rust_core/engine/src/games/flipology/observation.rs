@@ -65,7 +65,21 @@ fn visible(r: &Record, up: bool, p: usize) -> bool {
     r.is_present() && (up || r.known & (1 << p) != 0)
 }
 
+/// `x mod n` for the seat arithmetic: a comparison in every reachable state (seats are below `n`), the division
+/// only for a state read from bad data.
+#[inline]
+fn seat_mod(x: usize, n: usize) -> usize {
+    if x < n {
+        x
+    } else {
+        x % n
+    }
+}
+
 /// §8.1, block by block. A bad seat or a short buffer gives zeros (the bindings check both first).
+///
+/// This runs once per `VectorGame` step for every game, so it is written from the state's bitsets: only the
+/// values that are not zero are visited, and the seats' relative order is a subtraction, not a division.
 pub fn write(s: &FlipologyState, p: usize, out: &mut [f32]) {
     let rules = &s.rules;
     let n = rules.n();
@@ -77,35 +91,60 @@ pub fn write(s: &FlipologyState, p: usize, out: &mut [f32]) {
     let out = &mut out[..size];
     out.fill(0.0);
     let slots = rules.slots();
-    let rel = |seat: usize| (seat + n - p) % n;
+    let npos = n * slots;
+    // Seats are listed from p on, so position `pos` is the `(pos - slots * p) mod npos`-th of block 1.
+    let shift = npos - slots * p;
+    let block = |pos: usize| {
+        let k = pos + shift;
+        PER_POSITION * if k >= npos { k - npos } else { k }
+    };
+    let rel = |seat: usize| {
+        let k = seat + n - p;
+        if k >= n {
+            k - n
+        } else {
+            k
+        }
+    };
     // 1. Positions, seats in relative order.
-    for k in 0..n {
-        let seat = (p + k) % n;
-        for slot in 0..slots {
-            let pos = slots * seat + slot;
-            let base = PER_POSITION * (k * slots + slot);
-            let (r, up) = (&s.rows[pos], s.is_up(pos));
-            if r.is_present() {
-                out[base] = 1.0;
-                if up {
-                    out[base + 1] = 1.0;
-                }
-                if visible(r, up, p) && (r.card as usize) < NUM_IDS {
-                    out[base + 2 + r.card as usize] = 1.0;
-                }
-            }
-            if s.used & (1 << pos) != 0 {
-                out[base + 33] = 1.0;
-            }
-            if s.source == pos as i8 {
-                out[base + 34] = 1.0;
-            }
-            if s.marks[..s.marks_len as usize].contains(&(pos as u8)) {
-                out[base + 35] = 1.0;
-            }
+    let all = if npos >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << npos) - 1
+    };
+    let present = s.present_mask();
+    let mut bits = present;
+    while bits != 0 {
+        let pos = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let base = block(pos);
+        let r = &s.rows[pos];
+        let up = s.is_up(pos);
+        out[base] = 1.0;
+        if up {
+            out[base + 1] = 1.0;
+        }
+        if visible(r, up, p) && (r.card as usize) < NUM_IDS {
+            out[base + 2 + r.card as usize] = 1.0;
         }
     }
-    let mut at = PER_POSITION * n * slots;
+    let mut bits = s.used & all;
+    while bits != 0 {
+        let pos = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        out[block(pos) + 33] = 1.0;
+    }
+    if let Ok(pos) = usize::try_from(s.source) {
+        if pos < npos {
+            out[block(pos) + 34] = 1.0;
+        }
+    }
+    for &m in &s.marks[..s.marks_len as usize] {
+        if (m as usize) < npos {
+            out[block(m as usize) + 35] = 1.0;
+        }
+    }
+    let mut at = PER_POSITION * npos;
     // 2. Own hand.
     for hc in s.hand(p) {
         out[at + hc.card as usize] += 1.0;
@@ -137,11 +176,11 @@ pub fn write(s: &FlipologyState, p: usize, out: &mut [f32]) {
     at += 3 * n;
     // 7. Current seat (none once the game is over).
     if s.phase != Phase::Over {
-        out[at + rel(s.current as usize % n)] = 1.0;
+        out[at + rel(seat_mod(s.current as usize, n))] = 1.0;
     }
     at += n;
     // 8. Start seat.
-    out[at + rel(s.start as usize % n)] = 1.0;
+    out[at + rel(seat_mod(s.start as usize, n))] = 1.0;
     at += n;
     // 9. Phase.
     out[at + phase_index(s.phase)] = 1.0;
@@ -158,7 +197,7 @@ pub fn write(s: &FlipologyState, p: usize, out: &mut [f32]) {
     at += 11;
     // 12. Rain seat.
     if s.rain >= 0 {
-        out[at + rel(s.rain as usize % n)] = 1.0;
+        out[at + rel(seat_mod(s.rain as usize, n))] = 1.0;
     }
     at += n;
     // 13. Round, turn.

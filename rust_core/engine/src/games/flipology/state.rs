@@ -365,7 +365,7 @@ impl FlipologyState {
     }
 
     /// The bitset of present positions (`card != EMPTY`).
-    fn present_mask(&self) -> u64 {
+    pub(super) fn present_mask(&self) -> u64 {
         let mut mask = 0u64;
         for (pos, r) in self.rows[..self.positions()].iter().enumerate() {
             mask |= (r.is_present() as u64) << pos;
