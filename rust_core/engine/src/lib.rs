@@ -105,6 +105,19 @@ pub trait State: Clone + Send + Sync + 'static {
     fn legal_actions_unordered(&self, out: &mut Vec<u32>) {
         self.legal_actions(out)
     }
+    /// The same actions as a bitset, bit `a % 64` of `out[a / 64]` (`out` is overwritten; an action beyond it is
+    /// dropped), which is how `VectorCore` keeps them. The default sets the bits of
+    /// [`State::legal_actions_unordered`] listed into `scratch`; a game whose lists are made from bitsets
+    /// overrides it to skip the list.
+    fn legal_bits(&self, out: &mut [u64], scratch: &mut Vec<u32>) {
+        out.fill(0);
+        self.legal_actions_unordered(scratch);
+        for &a in scratch.iter() {
+            if let Some(word) = out.get_mut(a as usize / 64) {
+                *word |= 1 << (a % 64);
+            }
+        }
+    }
     /// At a chance node, `(outcome, weight)` sorted by outcome with positive integer weights; else empty.
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>);
     /// At a chance node, the outcome DESIGN's random step draws: with the weights sorted by outcome summing to

@@ -304,6 +304,9 @@ impl State for AnyState {
     fn legal_actions_unordered(&self, out: &mut Vec<u32>) {
         state_dispatch!(self, s => s.legal_actions_unordered(out))
     }
+    fn legal_bits(&self, out: &mut [u64], scratch: &mut Vec<u32>) {
+        state_dispatch!(self, s => s.legal_bits(out, scratch))
+    }
     fn observation_string(&self, player: usize) -> String {
         state_dispatch!(self, s => s.observation_string(player))
     }

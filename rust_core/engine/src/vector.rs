@@ -212,15 +212,10 @@ impl<S: State + Send + Sync> Lanes<S> {
             self.viewer[i] = seat;
         }
         let row = &mut self.legal[i * self.words..(i + 1) * self.words];
-        row.fill(0);
         if p >= 0 {
-            let actions = &mut self.scratch.actions;
-            state.legal_actions_unordered(actions);
-            for &a in actions.iter() {
-                if let Some(word) = row.get_mut(a as usize / 64) {
-                    *word |= 1 << (a % 64);
-                }
-            }
+            state.legal_bits(row, &mut self.scratch.actions);
+        } else {
+            row.fill(0);
         }
     }
 

@@ -204,6 +204,20 @@ impl ActionSink for ActionBuf {
     }
 }
 
+/// A legal list as a bitset of action ids (all below 128), built in registers: `VectorCore` keeps the legal
+/// actions so, and setting a bit in its row in memory per action would chain every store to the next load.
+struct BitSink([u64; 2]);
+
+impl ActionSink for BitSink {
+    #[inline]
+    fn push(&mut self, action: u32) {
+        debug_assert!(action < NUM_ACTIONS);
+        if let Some(word) = self.0.get_mut(action as usize / 64) {
+            *word |= 1 << (action % 64);
+        }
+    }
+}
+
 /// One bit per byte of `word` (bit i for byte i, little-endian): set if the byte is not zero. The classic
 /// SWAR test puts each answer in the byte's top bit (adding 0x7f to the low seven bits carries into it
 /// unless they are all zero), and the multiplication gathers the eight top bits into the high byte.
@@ -1291,6 +1305,19 @@ impl State for FlipologyState {
         if !out.is_sorted_by(|a, b| a < b) {
             out.sort_unstable();
             out.dedup();
+        }
+    }
+
+    fn legal_bits(&self, out: &mut [u64], _scratch: &mut Vec<u32>) {
+        let mut bits = BitSink([0; 2]);
+        if self.is_chance() {
+            bits.0[0] = self.pile_mask();
+        } else {
+            self.legal_decisions(&mut bits);
+        }
+        out.fill(0);
+        for (o, w) in out.iter_mut().zip(bits.0) {
+            *o = w;
         }
     }
 
