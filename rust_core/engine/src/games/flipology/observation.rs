@@ -120,12 +120,12 @@ pub fn write(s: &FlipologyState, p: usize, out: &mut [f32]) {
         let base = block(pos);
         let r = &s.rows[pos];
         let up = s.is_up(pos);
+        // Stored whether 0 or 1 (the row is cleared and these slots are this position's alone): facing and
+        // knowledge are as good as random, and a branch on them is mispredicted half the time.
         out[base] = 1.0;
-        if up {
-            out[base + 1] = 1.0;
-        }
-        if visible(r, up, p) && (r.card as usize) < NUM_IDS {
-            out[base + 2 + r.card as usize] = 1.0;
+        out[base + 1] = up as u8 as f32;
+        if (r.card as usize) < NUM_IDS {
+            out[base + 2 + r.card as usize] = visible(r, up, p) as u8 as f32;
         }
     }
     let mut bits = s.used & all;

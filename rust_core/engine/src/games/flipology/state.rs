@@ -12,7 +12,7 @@
 use super::cards::{self, kind, Kind, CLEARING, MIMIC_KINDS, MOON, NUM_CARDS};
 use super::notation::{KEEP, MIMIC, NUM_ACTIONS, PASS, PLACE, REGROW};
 use super::{Rules, MAX_PLAYERS, NATURE, NATURE_VARIANT};
-use crate::{pick_by_count, ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
+use crate::{ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
 
 /// Position ids used by any game: `S x n` is 42 in Nature (7 x 6) and 60 in the Great Tree (15 x 4).
 pub const MAX_POSITIONS: usize = 60;
@@ -550,10 +550,18 @@ impl FlipologyState {
 
     /// The same over face-up cards only: what the table can see.
     pub fn showing(&self, seat: usize) -> i32 {
-        self.seat_rows(seat)
-            .filter(|&(r, up)| r.is_present() && up)
-            .map(|(r, _)| cards::score(r.card, true))
-            .sum()
+        // From the facing bitset: the observation asks for every seat's on every step, and most cards are down.
+        let s = self.rules.slots();
+        let mut up = self.up & range_mask(s * seat..s * seat + s);
+        let mut sum = 0;
+        while up != 0 {
+            let r = &self.rows[up.trailing_zeros() as usize];
+            up &= up - 1;
+            if r.is_present() {
+                sum += cards::score(r.card, true);
+            }
+        }
+        sum
     }
 
     /// Distinct card ids among the seat's face-up animals (the tiebreak, interpretation 4).
@@ -1340,7 +1348,20 @@ impl State for FlipologyState {
         if !self.is_chance() {
             return None;
         }
-        pick_by_count(&self.pile, rng)
+        // `pick_by_count`'s draw without its search: the running totals rise, so the first card whose total
+        // exceeds `r` is the number of totals at most `r`, counted without an unpredictable loop exit.
+        let total: u64 = self.pile.iter().map(|&c| c as u64).sum();
+        if total == 0 {
+            return None;
+        }
+        let r = rng.below(total);
+        let mut running = 0u64;
+        let mut card = 0u32;
+        for &c in &self.pile {
+            running += c as u64;
+            card += (running <= r) as u32;
+        }
+        Some(card)
     }
 
     fn is_legal(&self, action: u32) -> bool {
