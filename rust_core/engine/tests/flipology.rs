@@ -710,3 +710,31 @@ fn any_id_and_any_text_never_panic() {
     }
     assert_eq!(state.current_player() == CHANCE, state.is_chance_node());
 }
+
+/// The deal's draw counts eight cards at a time; it must draw what DESIGN's random step (`pick_by_count`) does,
+/// with the same single `below`, for any pile: sparse, full, and with totals past the fast path's 127.
+#[test]
+fn chance_draw_is_the_random_step() {
+    let game = game(&[]);
+    let mut pick = Rng::new(5);
+    for round in 0..20_000u64 {
+        let mut state = game.new_initial_state();
+        let most = [0, 1, 2, 5, 9, 255][(round % 6) as usize] as u64;
+        for c in state.pile.iter_mut() {
+            *c = if pick.below(3) == 0 {
+                0
+            } else {
+                pick.below(most + 1) as u8
+            };
+        }
+        let (mut a, mut b) = (Rng::new(round), Rng::new(round));
+        let drawn = state.sample_chance(&mut a, &mut Vec::new());
+        assert_eq!(
+            drawn,
+            meeplex_engine::pick_by_count(&state.pile, &mut b),
+            "{:?}",
+            state.pile
+        );
+        assert_eq!(a, b);
+    }
+}

@@ -1348,18 +1348,43 @@ impl State for FlipologyState {
         if !self.is_chance() {
             return None;
         }
-        // `pick_by_count`'s draw without its search: the running totals rise, so the first card whose total
-        // exceeds `r` is the number of totals at most `r`, counted without an unpredictable loop exit.
+        // `pick_by_count`'s draw, eight counts at a time: one multiplication puts in byte k of a word the
+        // running total of its bytes 0..=k, and the card drawn is the number of running totals at most `r` (they
+        // rise), counted without a loop over the cards or an unpredictable exit. Exact while the total is below
+        // 128 (a deck has 76 cards), so that no byte overflows; the plain search past that.
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        let mut bytes = [0u8; 32];
+        bytes[..NUM_CARDS].copy_from_slice(&self.pile);
+        let mut running = [0u64; 4];
+        for (w, chunk) in running.iter_mut().zip(bytes.chunks_exact(8)) {
+            *w = u64::from_le_bytes(chunk.try_into().unwrap_or_default()).wrapping_mul(ONES);
+        }
         let total: u64 = self.pile.iter().map(|&c| c as u64).sum();
         if total == 0 {
             return None;
         }
         let r = rng.below(total);
-        let mut running = 0u64;
+        if total >= 128 {
+            let mut sum = 0u64;
+            return self
+                .pile
+                .iter()
+                .position(|&c| {
+                    sum += c as u64;
+                    sum > r
+                })
+                .map(|i| i as u32);
+        }
         let mut card = 0u32;
-        for &c in &self.pile {
-            running += c as u64;
-            card += (running <= r) as u32;
+        let mut before = 0u64;
+        for w in running {
+            if let Some(t) = r.checked_sub(before) {
+                // Byte k of `w | HIGH` minus `t + 1` keeps its high bit exactly when the running total is above t.
+                let above = ((w | HIGH).wrapping_sub((t.min(127) + 1) * ONES) & HIGH).count_ones();
+                card += 8 - above;
+            }
+            before += w >> 56;
         }
         Some(card)
     }
