@@ -228,6 +228,15 @@ fn nonzero_bytes(word: u64) -> u8 {
     ((top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8
 }
 
+/// The sum of the eight bytes of `word`, exact whatever they hold: pairs summed into 16-bit lanes, then the
+/// lanes gathered by one multiplication. LLVM sums a byte array one byte at a time.
+#[inline]
+fn byte_sum(word: u64) -> u64 {
+    const EVEN: u64 = 0x00ff_00ff_00ff_00ff;
+    let pairs = (word & EVEN) + (word >> 8 & EVEN);
+    pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48
+}
+
 /// `x mod m` for `x < 2m`, without a division.
 #[inline]
 fn wrap(x: usize, m: usize) -> usize {
@@ -604,7 +613,12 @@ impl FlipologyState {
     }
 
     pub fn pile_size(&self) -> u32 {
-        self.pile.iter().map(|&c| c as u32).sum()
+        let mut bytes = [0u8; 32];
+        bytes[..NUM_CARDS].copy_from_slice(&self.pile);
+        bytes
+            .chunks_exact(8)
+            .map(|chunk| byte_sum(u64::from_le_bytes(chunk.try_into().unwrap_or_default())) as u32)
+            .sum()
     }
 
     // ----- legal actions ---------------------------------------------------------------------------------
@@ -1357,10 +1371,12 @@ impl State for FlipologyState {
         let mut bytes = [0u8; 32];
         bytes[..NUM_CARDS].copy_from_slice(&self.pile);
         let mut running = [0u64; 4];
+        let mut total = 0u64;
         for (w, chunk) in running.iter_mut().zip(bytes.chunks_exact(8)) {
-            *w = u64::from_le_bytes(chunk.try_into().unwrap_or_default()).wrapping_mul(ONES);
+            let counts = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            *w = counts.wrapping_mul(ONES);
+            total += byte_sum(counts);
         }
-        let total: u64 = self.pile.iter().map(|&c| c as u64).sum();
         if total == 0 {
             return None;
         }
