@@ -618,8 +618,8 @@ def test_sizes(make, players, office, max_turns):
     assert game.num_players() == players
     assert game.num_distinct_actions() == 78 and game.max_chance_outcomes() == 12
     assert game.max_game_length() == players + max_turns * players * (12 * cards + 16)
-    # §6: and the deck-order block, C x 12 slots and the best per seat, then 3 turn values.
-    assert tuple(game.observation_shape()) == (37 * players + 42 + players * (cards * 12 + 1) + 3,)
+    # §6: and the deck-order block, C slots and the best per seat, then 3 turn values.
+    assert tuple(game.observation_shape()) == (37 * players + 42 + players * (cards + 1) + 3,)
     assert game.name == "flip_city"
     assert game.params == dict(DEFAULT_PARAMS, players=players, office=office, max_turns=max_turns)
 
@@ -646,16 +646,16 @@ def expected_observation(pos: dict, observer: int) -> list[float]:
     out += [
         pos["pending"] == p for p in ("shuffle", "give_apartment", "give_residential", "remove", "bottom")
     ]
-    # §6 deck-order block: each seat's deck_known in order, one-hot per slot, then its best.
+    # §6 deck-order block: each seat's deck_known in order, 1 + its face per slot (0 after), then its best.
     cards = sum(pos["supply"]) + sum(pos["play_area"]) + sum(pos["removed"])
     cards += sum(len(s["deck_known"]) + sum(s["deck_unknown"]) + sum(s["discard"]) for s in pos["seats"])
     if pos["pending"] == "give_residential":
         cards += 1
     for k in range(players):
         s = pos["seats"][(observer + k) % players]
-        order = [0] * (cards * 12)
+        order = [0] * cards
         for i, f in enumerate(s["deck_known"]):
-            order[i * 12 + f] = 1
+            order[i] = 1 + f
         out += order + [s["best"]]
     out += [pos["played"], pos["store_played"], pos["shuffled"]]
     return [float(x) for x in out]

@@ -140,8 +140,8 @@ def test_defaults_and_game_string():
     assert game.num_players() == 2
     assert game.num_distinct_actions() == 78
     assert game.max_chance_outcomes() == 12
-    # FC §6: 37 x players + 42, then the deck-order block players x (12 C + 1) + 3, C = 9 x 2 + 40.
-    assert game.observation_shape() == (37 * 2 + 42 + 2 * (12 * 58 + 1) + 3,)
+    # FC §6: 37 x players + 42, then the deck-order block players x (C + 1) + 3, C = 9 x 2 + 40.
+    assert game.observation_shape() == (37 * 2 + 42 + 2 * (58 + 1) + 3,)
     # C = 9 x 2 + 40 supply; players + max_turns x players x (12 C + 16).
     assert game.max_game_length() == 2 + 100 * 2 * (12 * 58 + 16)
 
@@ -160,7 +160,7 @@ def test_sizes_per_parameters(params, cards):
     players = params["players"]
     assert game.num_players() == players
     # FC §6, C = the cards of the game (§5): the deck-order block follows the 37 x players + 42 values.
-    assert game.observation_shape() == (37 * players + 42 + players * (12 * cards + 1) + 3,)
+    assert game.observation_shape() == (37 * players + 42 + players * (cards + 1) + 3,)
     assert game.max_game_length() == players + 100 * players * (12 * cards + 16)
 
 
@@ -790,7 +790,7 @@ def test_observation_layout_at_the_start():
     for observer in range(3):
         obs = state.observation_tensor(observer)
         cards = 9 * 3 + 40
-        assert obs.dtype == np.float32 and obs.shape == (37 * 3 + 42 + 3 * (12 * cards + 1) + 3,)
+        assert obs.dtype == np.float32 and obs.shape == (37 * 3 + 42 + 3 * (cards + 1) + 3,)
         for offset in range(3):
             seat = (observer + offset) % 3
             block = obs[36 * offset : 36 * offset + 36]
@@ -809,16 +809,14 @@ def test_observation_layout_at_the_start():
         assert list(rest[27:37]) == [0, 0, 0, 2, 0, 0, 0, 0, 0, 0]
         assert list(rest[37:40]) == [1, 0, 0]  # phase play
         assert list(rest[40:45]) == [0] * 5  # no pending step
-        # FC §6 deck-order block: per seat C slots of 12 (the known cards, top first), then its best.
+        # FC §6 deck-order block: per seat C slots (1 + the face of each known card, top first), its best.
         order = obs[153:]
         for offset in range(3):
             seat = (observer + offset) % 3
-            block = order[(12 * cards + 1) * offset : (12 * cards + 1) * (offset + 1)]
-            top = [0] * 12
-            top[tops[seat]] = 1
-            assert list(block[:12]) == top  # only the top card is known
-            assert not block[12:].any()  # no other known card, best 0
-        assert list(order[3 * (12 * cards + 1) :]) == [0, 0, 0]  # played, store_played, shuffled
+            block = order[(cards + 1) * offset : (cards + 1) * (offset + 1)]
+            assert block[0] == 1 + tops[seat]  # only the top card is known
+            assert not block[1:].any()  # no other known card, best 0
+        assert list(order[3 * (cards + 1) :]) == [0, 0, 0]  # played, store_played, shuffled
     assert state.information_state_string(1) == "seat=1 history=10,0,4"
     assert game.new_initial_state().information_state_string(0) == "seat=0 history="
 

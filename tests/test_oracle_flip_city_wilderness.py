@@ -126,7 +126,7 @@ def test_wilderness_defaults():
     assert game.max_chance_outcomes() == 22
     cards = 9 * 2 + 40
     # §6: 91 x players + 91 (ten pending steps), then FC §6's deck-order block with F = 22.
-    assert game.observation_shape() == (91 * 2 + 91 + 2 * (F * cards + 1) + 3,)
+    assert game.observation_shape() == (91 * 2 + 91 + 2 * (cards + 1) + 3,)
     assert game.max_game_length() == 2 + 100 * 2 * (40 * cards + 16)
 
 
@@ -135,7 +135,7 @@ def test_sizes_per_players(players):
     game = oracle.make(WILDERNESS, players=players)
     supply = 16 if players == 1 else 40
     cards = 9 * players + supply
-    order = players * (F * cards + 1) + 3  # §6: the deck-order block of FC §6 with F = 22
+    order = players * (cards + 1) + 3  # §6: the deck-order block of FC §6, one face code per card
     assert game.observation_shape() == ((4 * F + 3) * players + 3 * F + 25 + order,)
     assert game.max_game_length() == players + 100 * players * (40 * (9 * players + supply) + 16)
     state = game.new_initial_state()
@@ -166,7 +166,7 @@ def test_flip_city_defaults_are_unchanged(given):
     assert game.params == FC_DEFAULTS
     assert str(game) == str(oracle.make("flip_city"))
     assert game.num_distinct_actions() == 78 and game.max_chance_outcomes() == 12
-    assert game.observation_shape() == (37 * 2 + 42 + 2 * (12 * 58 + 1) + 3,)  # FC §6, C = 58
+    assert game.observation_shape() == (37 * 2 + 42 + 2 * (58 + 1) + 3,)  # FC §6, C = 58
     obj = json.loads(game.new_initial_state().serialize())
     assert "deck_bottom" not in obj["seats"][0] and "chosen" not in obj and len(obj["supply"]) == 12
 
@@ -481,7 +481,7 @@ def test_observation_layout_at_the_start():
     assert list(phase) == [1, 0, 0]
     base = 2 * block + 3 * F + 2 + 12 + 3 + 10 + 2
     cards = 9 * 2 + 40
-    seat_order = F * cards + 1  # FC §6 deck-order block, F = 22: C slots, then the seat's best
+    seat_order = cards + 1  # FC §6 deck-order block: C slots of face codes, then the seat's best
     assert tensor.shape == (base + 2 * seat_order + 3,)
     assert not tensor[base:].any()  # no card of any deck is known yet; best, played, store_played, shuffled 0
     tops = []
@@ -492,7 +492,8 @@ def test_observation_layout_at_the_start():
         order = state.observation_tensor(observer)[base:]
         for offset in range(2):
             slots = order[seat_order * offset : seat_order * (offset + 1)]
-            assert list(np.flatnonzero(slots)) == [tops[(observer + offset) % 2]]  # slot 0: the top card
+            top = tops[(observer + offset) % 2]
+            assert list(slots) == [1 + top] + [0] * (seat_order - 1)  # slot 0: 1 + the top card's face
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -238,11 +238,11 @@ class FlipCityGame:
 
     def observation_shape(self) -> tuple[int, ...]:
         """FC §6 ``(37 x players + 42 + order,)``; family layout (§6): ``((4F + 3) x players + 3F + 25 +
-        order,)``, where ``order = players x (C x F + 1) + 3`` is the deck-order block (C cards, F faces)."""
+        order,)``, where ``order = players x (C + 1) + 3`` is the deck-order block (C cards)."""
         F = self.num_faces
-        # The deck-order block (FC §6): per seat C slots of F values and its best; played, store_played,
-        # shuffled.
-        order = self.players * (self.num_cards() * F + 1) + 3
+        # The deck-order block (FC §6): per seat C slots, one face code each, and its best; played,
+        # store_played, shuffled.
+        order = self.players * (self.num_cards() + 1) + 3
         if self.family:
             return ((4 * F + 3) * self.players + 3 * F + 25 + order,)
         return ((3 * F + 1) * self.players + 2 * F + 18 + order,)
@@ -1059,14 +1059,12 @@ class FlipCityState:
                 chosen_one_hot[(self.chosen - observer) % players] = 1
             values.extend(chosen_one_hot)
         # FC §6 deck-order block: each seat's known cards in order (deck_known top first, then deck_bottom
-        # top first), C slots of F one-hot values, then its best.
+        # top first), C slots, each 1 + the card's face (0 past the last), then its best.
         slots = game.num_cards()
         for offset in range(players):
             seat = self.seats[(observer + offset) % players]
-            order = [0] * (slots * F)
-            for index, face in enumerate((seat.deck_known + seat.deck_bottom)[:slots]):
-                order[index * F + face] = 1
-            values.extend(order)
+            known = [1 + face for face in (seat.deck_known + seat.deck_bottom)[:slots]]
+            values.extend(known + [0] * (slots - len(known)))
             values.append(seat.best)
         values.extend([self.played, int(self.store_played), int(self.shuffled)])
         tensor = np.asarray(values, dtype=np.float32)

@@ -380,11 +380,21 @@ impl Rules {
         let points = most(&|f| self.points(f)) + most(&recycle_point) + 3 * (cash / 20);
         let turn = self.max_turns as u64 * self.players as u64;
         // Counts of cards (decks, piles, `played`, Central Parks, Stations) are at most c; `extra_flips` at most
-        // c + one per Wind Farm bought.
-        [c, 2 * c, unhappiness, limit, cash, flip_cash, points, turn]
-            .into_iter()
-            .max()
-            .unwrap_or(0)
+        // c + one per Wind Farm bought. The deck-order block's face codes are at most F.
+        [
+            c,
+            2 * c,
+            unhappiness,
+            limit,
+            cash,
+            flip_cash,
+            points,
+            turn,
+            F as u64,
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0)
     }
 
     pub fn total_cards(&self) -> u64 {

@@ -19,15 +19,17 @@ fn seat_len<const F: usize>() -> usize {
     }
 }
 
-/// The deck-order block (FC §6, appended): for each seat, `C` slots of `F` values, a one-hot of each known
-/// card of its deck in order (`deck_known` top first, then `deck_bottom` top first), then its `best`; and
-/// `played`, `store_played`, `shuffled`.
-fn order_len<const F: usize>(players: usize, cards: usize) -> usize {
-    players * (cards * F + 1) + 3
+/// The deck-order block (FC §6, appended): for each seat, `C` slots, each the face code (1 + face, 0 for none)
+/// of a known card of its deck in order (`deck_known` top first, then `deck_bottom` top first), then its
+/// `best`; and `played`, `store_played`, `shuffled`. One code per slot rather than a one-hot of F: the block is
+/// almost always empty below the top card (which the seat block already gives one-hot), and F values per slot
+/// made it nine tenths of the row, so most of the cost of every `VectorGame` step (architecture decision 17).
+fn order_len(players: usize, cards: usize) -> usize {
+    players * (cards + 1) + 3
 }
 
 pub fn len<const F: usize>(rules: &Rules) -> usize {
-    head_len::<F>(rules.players) + order_len::<F>(rules.players, rules.total_cards() as usize)
+    head_len::<F>(rules.players) + order_len(rules.players, rules.total_cards() as usize)
 }
 
 fn head_len<const F: usize>(players: usize) -> usize {
@@ -77,7 +79,7 @@ pub fn write<const F: usize, const CAP: usize, T: Value>(
     let fam = family::<F>();
     // The card count once (it is summed from the piles): the length and the deck-order slots.
     let slots = s.rules.total_cards() as usize;
-    let total = head_len::<F>(n) + order_len::<F>(n, slots);
+    let total = head_len::<F>(n) + order_len(n, slots);
     if out.len() < total || player >= n {
         out.iter_mut().for_each(|x| *x = T::ZERO);
         return;
@@ -174,9 +176,9 @@ pub fn write<const F: usize, const CAP: usize, T: Value>(
         let seat = &s.seats[(player + k) % n];
         let known = seat.known.top_first().chain(seat.known.bottom_top_first());
         for (i, f) in known.take(slots).enumerate() {
-            out[at + i * F + f] = T::ONE;
+            out[at + i] = T::of(f as u32 + 1);
         }
-        at += slots * F;
+        at += slots;
         out[at] = T::of(seat.best);
         at += 1;
     }
