@@ -139,7 +139,7 @@ impl Deco {
 /// `k = 1 + content` for a floor, and `s` the floor's stability, or for any other cell its value in [`cell`]
 /// (0 empty .. 5 beanstalk, 6..9 a roof with 0..3 flags). Plane `i` holds bit `i` of every cell's code; a cell
 /// that does not exist is all zero (read back as `NONE_CELL` through the sheet).
-const PLANES: usize = 7;
+pub const PLANES: usize = 7;
 const NO_ROOF: u8 = 0xFF;
 
 /// One seat's sheet and markers.
@@ -216,6 +216,24 @@ impl Seat {
             code |= (p.has(id) as u8) << i;
         }
         decode(code)
+    }
+
+    /// The 7-bit codes of the cells of word `w` of the grid's bit sets, bit-sliced: plane `i` of the codes.
+    #[inline]
+    pub fn code_planes(&self, w: usize) -> [u64; PLANES] {
+        self.planes.map(|p| p.0[w])
+    }
+
+    /// The nibble-packed stall fills, two columns to a byte (column `2j` in the low nibble).
+    #[inline]
+    pub fn stall_bytes(&self) -> &[u8; MAX_STALL_COLUMNS / 2] {
+        &self.stalls
+    }
+
+    /// Per creature, gained in the low nibble and used in the high one.
+    #[inline]
+    pub fn creature_bytes(&self) -> &[u8; 5] {
+        &self.creatures
     }
 
     /// Set cell `id` to a value of [`cell`] (`NONE_CELL` clears it).
