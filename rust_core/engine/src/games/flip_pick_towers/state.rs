@@ -645,7 +645,8 @@ impl FlipPickTowersState {
         fits(delta) || !fits(-delta)
     }
 
-    fn emit_boxes<K: ActionSink>(&self, sink: &mut K) {
+    /// The stall columns `j` (bit `j`) the head of the queue may fill.
+    fn open_boxes(&self) -> u64 {
         let sh = self.sheet();
         let q = self.queue[0];
         let seat = &self.seats[self.seat as usize];
@@ -654,12 +655,70 @@ impl FlipPickTowersState {
         } else {
             (sh.stall_first[q as usize], sh.stall_first[q as usize + 1])
         };
-        let base = CELL + sh.cells() as u32;
+        let mut open = 0u64;
         for j in lo..hi {
-            if seat.stall(j) < sh.stall_boxes[j] {
-                sink.push(base + j as u32);
+            open |= ((seat.stall(j) < sh.stall_boxes[j]) as u64) << j;
+        }
+        open
+    }
+
+    fn emit_boxes<K: ActionSink>(&self, sink: &mut K) {
+        let base = CELL + self.sheet().cells() as u32;
+        let mut open = self.open_boxes();
+        while open != 0 {
+            sink.push(base + open.trailing_zeros());
+            open &= open - 1;
+        }
+    }
+
+    /// [`State::legal_bits`] at a decision: the same actions as [`Self::legal_decisions`], as words (the cell
+    /// sets are bitsets already, moved up to their action ids).
+    fn decision_bits(&self, out: &mut [u64]) {
+        out.fill(0);
+        if self.seat as usize >= self.n() {
+            return;
+        }
+        let mut low = 0u64;
+        let mut cells = None;
+        let mut boxes = 0u64;
+        match self.step {
+            Step::Dragon => cells = Some(CellSet::DragonOptions),
+            Step::Pick => low = 0b111 << PICK,
+            Step::Sketch => match self.task {
+                Task::Magic => {
+                    low = 1 << NO_MAGIC;
+                    for c in 0..5 {
+                        low |= (self.usable(c) as u64) << (MAGIC as usize + c);
+                    }
+                }
+                Task::Bwca => {
+                    low = (self.bwca_sign_allowed(-1) as u64) << STABILITY_MINUS
+                        | (self.bwca_sign_allowed(1) as u64) << STABILITY_PLUS;
+                }
+                Task::Feature => cells = self.feature_set(),
+                Task::Derwen => {
+                    cells = Some(CellSet::Floor {
+                        v: 1,
+                        sosban: false,
+                    })
+                }
+                Task::Box => {
+                    if self.queue_len > 0 {
+                        boxes = self.open_boxes();
+                    }
+                }
+                Task::Decoration => cells = Some(self.decoration_set()),
+                Task::None => {}
+            },
+            _ => {}
+        }
+        or_bits(out, low, 0);
+        if let Some(set) = cells {
+            for (w, &word) in self.cells_in(self.seat as usize, set).0.iter().enumerate() {
+                or_bits(out, word, CELL as usize + 64 * w);
             }
         }
+        or_bits(out, boxes, CELL as usize + self.sheet().cells());
     }
 
     pub fn legal_decisions<K: ActionSink>(&self, sink: &mut K) {
@@ -1317,6 +1376,20 @@ impl FlipPickTowersState {
     }
 }
 
+/// `out |= word << at` over the words of a bitset; bits past its end are dropped.
+#[inline]
+fn or_bits(out: &mut [u64], word: u64, at: usize) {
+    let (w, b) = (at / 64, at % 64);
+    if let Some(x) = out.get_mut(w) {
+        *x |= word << b;
+    }
+    if b != 0 {
+        if let Some(x) = out.get_mut(w + 1) {
+            *x |= word >> (64 - b);
+        }
+    }
+}
+
 impl State for FlipPickTowersState {
     fn current_player(&self) -> Player {
         match self.step {
@@ -1336,6 +1409,18 @@ impl State for FlipPickTowersState {
             }
             Step::Flip => self.deck.write_present(out, |k, _| k),
             _ => self.legal_decisions(out),
+        }
+    }
+
+    fn legal_bits(&self, out: &mut [u64], scratch: &mut Vec<u32>) {
+        if self.is_chance() || self.step == Step::Over {
+            out.fill(0);
+            self.legal_actions(scratch);
+            for &a in scratch.iter() {
+                or_bits(out, 1, a as usize);
+            }
+        } else {
+            self.decision_bits(out);
         }
     }
 
