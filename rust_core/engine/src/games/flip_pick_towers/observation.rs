@@ -25,6 +25,60 @@ fn pick_hidden(st: &FlipPickTowersState, s: usize, viewer: Option<usize>) -> boo
     st.step == Step::Pick && viewer.is_some_and(|p| p != s)
 }
 
+/// The stores of one cell's block, by the cell's 7-bit code (see `state::PLANES`): three (offset, value)
+/// pairs, the unused ones writing 0.0 where this code writes nothing else. A table, so that a cell costs three
+/// stores and no branch on what it holds (the kind of cell is as good as random from one cell to the next).
+#[derive(Clone, Copy)]
+struct CellStores {
+    at: [u8; 3],
+    val: [f32; 3],
+}
+
+const CELL_STORES: [CellStores; 128] = {
+    let mut t = [CellStores {
+        at: [0, 1, 2],
+        val: [0.0; 3],
+    }; 128];
+    let mut code = 0;
+    while code < 128 {
+        let (k, s) = (code & 7, code >> 3);
+        t[code] = if k != 0 {
+            // A floor: content k - 1, shown at 1 + content for contents 1..=6 (position 2 is free for k = 1).
+            CellStores {
+                at: [0, 1, if k >= 2 { k as u8 } else { 2 }],
+                val: [1.0, s as f32, if k >= 2 { 1.0 } else { 0.0 }],
+            }
+        } else {
+            // Not a floor: positions 0 and 1 are never set, so they take the unused stores.
+            let (at, v, at2, v2) = match s as u8 {
+                cell::BRIDGE => (8, 1.0, 1, 0.0),
+                cell::DRAGON => (11, 1.0, 1, 0.0),
+                cell::BANNER_TOP | cell::BANNER_BOTTOM => (12, 1.0, 1, 0.0),
+                cell::BEANSTALK => (13, 1.0, 1, 0.0),
+                6..=9 => (9, 1.0, 10, (s - 6) as f32),
+                _ => (1, 0.0, 1, 0.0),
+            };
+            CellStores {
+                at: [0, at, at2],
+                val: [0.0, v, v2],
+            }
+        };
+        code += 1;
+    }
+    t
+};
+
+/// A byte's two nibbles as two values (low first): two packed counts in one 8-byte store.
+const NIBBLE_PAIRS: [[f32; 2]; 256] = {
+    let mut t = [[0.0; 2]; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = [(b & 15) as f32, (b >> 4) as f32];
+        b += 1;
+    }
+    t
+};
+
 pub fn write(st: &FlipPickTowersState, p: usize, out: &mut [f32]) {
     let cfg = st.cfg();
     let sh = &cfg.sheet;
@@ -37,40 +91,41 @@ pub fn write(st: &FlipPickTowersState, p: usize, out: &mut [f32]) {
     out.iter_mut().for_each(|x| *x = 0.0);
     let p = p % n.max(1);
     let mut i = 0;
+    let grid_len = PER_CELL * sh.cells();
     for k in 0..n {
         let s = (p + k) % n;
         let seat = &st.seats[s];
         // Only the cells with something on them: an empty cell, or one the sheet lacks, is all zeros, and
         // the buffer was zeroed above.
-        for id in seat.occupied(cfg.masks.exists).ids() {
-            let v = seat.existing_cell(id);
-            let at = i + id * PER_CELL;
-            let o = &mut out[at..at + PER_CELL];
-            if cell::is_floor(v) {
-                o[0] = 1.0;
-                o[1] = cell::stability(v) as f32;
-                let c = cell::content(v);
-                if (1..=6).contains(&c) {
-                    o[1 + c as usize] = 1.0;
+        let grid = &mut out[i..i + grid_len];
+        for (w, &word) in seat.occupied(cfg.masks.exists).0.iter().enumerate() {
+            let planes = seat.code_planes(w);
+            let mut bits = word;
+            while bits != 0 {
+                let b = bits.trailing_zeros();
+                bits &= bits - 1;
+                let mut code = 0;
+                for (j, plane) in planes.iter().enumerate() {
+                    code |= ((plane >> b) & 1) << j;
                 }
-            } else if v == cell::BRIDGE {
-                o[8] = 1.0;
-            } else if cell::is_roof(v) {
-                o[9] = 1.0;
-                o[10] = cell::flags(v) as f32;
-            } else if v == cell::DRAGON {
-                o[11] = 1.0;
-            } else if v == cell::BANNER_TOP || v == cell::BANNER_BOTTOM {
-                o[12] = 1.0;
-            } else if v == cell::BEANSTALK {
-                o[13] = 1.0;
+                let e = &CELL_STORES[code as usize];
+                let at = (64 * w + b as usize) * PER_CELL;
+                let o = &mut grid[at..at + PER_CELL];
+                for (&a, &v) in e.at.iter().zip(&e.val) {
+                    o[a as usize] = v;
+                }
             }
         }
-        i += PER_CELL * sh.cells();
-        for j in 0..sh.stall_columns() {
-            out[i] = seat.stall(j) as f32;
-            i += 1;
+        i += grid_len;
+        let columns = sh.stall_columns();
+        let stalls = seat.stall_bytes();
+        for (pair, &b) in out[i..i + columns / 2 * 2].chunks_exact_mut(2).zip(stalls) {
+            pair.copy_from_slice(&NIBBLE_PAIRS[b as usize]);
         }
+        if columns % 2 == 1 {
+            out[i + columns - 1] = seat.stall(columns - 1) as f32;
+        }
+        i += columns;
         for c in 0..5 {
             out[i + c] = seat.gained(c) as f32;
             out[i + 5 + c] = seat.used(c) as f32;
@@ -96,8 +151,9 @@ pub fn write(st: &FlipPickTowersState, p: usize, out: &mut [f32]) {
         }
         i += 25;
     }
-    for k in 0..NUM_KINDS {
-        out[i + k] = st.deck.get(k) as f32;
+    for (j, pair) in out[i..i + NUM_KINDS].chunks_exact_mut(2).enumerate() {
+        let b = (st.deck.0[j / 8] >> (8 * (j % 8))) as u8;
+        pair.copy_from_slice(&NIBBLE_PAIRS[b as usize]);
     }
     i += NUM_KINDS;
     let m = sh.cards.len();

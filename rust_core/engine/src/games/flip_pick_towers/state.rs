@@ -139,7 +139,7 @@ impl Deco {
 /// `k = 1 + content` for a floor, and `s` the floor's stability, or for any other cell its value in [`cell`]
 /// (0 empty .. 5 beanstalk, 6..9 a roof with 0..3 flags). Plane `i` holds bit `i` of every cell's code; a cell
 /// that does not exist is all zero (read back as `NONE_CELL` through the sheet).
-const PLANES: usize = 7;
+pub const PLANES: usize = 7;
 const NO_ROOF: u8 = 0xFF;
 
 /// One seat's sheet and markers.
@@ -216,6 +216,24 @@ impl Seat {
             code |= (p.has(id) as u8) << i;
         }
         decode(code)
+    }
+
+    /// The 7-bit codes of the cells of word `w` of the grid's bit sets, bit-sliced: plane `i` of the codes.
+    #[inline]
+    pub fn code_planes(&self, w: usize) -> [u64; PLANES] {
+        self.planes.map(|p| p.0[w])
+    }
+
+    /// The nibble-packed stall fills, two columns to a byte (column `2j` in the low nibble).
+    #[inline]
+    pub fn stall_bytes(&self) -> &[u8; MAX_STALL_COLUMNS / 2] {
+        &self.stalls
+    }
+
+    /// Per creature, gained in the low nibble and used in the high one.
+    #[inline]
+    pub fn creature_bytes(&self) -> &[u8; 5] {
+        &self.creatures
     }
 
     /// Set cell `id` to a value of [`cell`] (`NONE_CELL` clears it).
@@ -627,7 +645,8 @@ impl FlipPickTowersState {
         fits(delta) || !fits(-delta)
     }
 
-    fn emit_boxes<K: ActionSink>(&self, sink: &mut K) {
+    /// The stall columns `j` (bit `j`) the head of the queue may fill.
+    fn open_boxes(&self) -> u64 {
         let sh = self.sheet();
         let q = self.queue[0];
         let seat = &self.seats[self.seat as usize];
@@ -636,12 +655,70 @@ impl FlipPickTowersState {
         } else {
             (sh.stall_first[q as usize], sh.stall_first[q as usize + 1])
         };
-        let base = CELL + sh.cells() as u32;
+        let mut open = 0u64;
         for j in lo..hi {
-            if seat.stall(j) < sh.stall_boxes[j] {
-                sink.push(base + j as u32);
+            open |= ((seat.stall(j) < sh.stall_boxes[j]) as u64) << j;
+        }
+        open
+    }
+
+    fn emit_boxes<K: ActionSink>(&self, sink: &mut K) {
+        let base = CELL + self.sheet().cells() as u32;
+        let mut open = self.open_boxes();
+        while open != 0 {
+            sink.push(base + open.trailing_zeros());
+            open &= open - 1;
+        }
+    }
+
+    /// [`State::legal_bits`] at a decision: the same actions as [`Self::legal_decisions`], as words (the cell
+    /// sets are bitsets already, moved up to their action ids).
+    fn decision_bits(&self, out: &mut [u64]) {
+        out.fill(0);
+        if self.seat as usize >= self.n() {
+            return;
+        }
+        let mut low = 0u64;
+        let mut cells = None;
+        let mut boxes = 0u64;
+        match self.step {
+            Step::Dragon => cells = Some(CellSet::DragonOptions),
+            Step::Pick => low = 0b111 << PICK,
+            Step::Sketch => match self.task {
+                Task::Magic => {
+                    low = 1 << NO_MAGIC;
+                    for c in 0..5 {
+                        low |= (self.usable(c) as u64) << (MAGIC as usize + c);
+                    }
+                }
+                Task::Bwca => {
+                    low = (self.bwca_sign_allowed(-1) as u64) << STABILITY_MINUS
+                        | (self.bwca_sign_allowed(1) as u64) << STABILITY_PLUS;
+                }
+                Task::Feature => cells = self.feature_set(),
+                Task::Derwen => {
+                    cells = Some(CellSet::Floor {
+                        v: 1,
+                        sosban: false,
+                    })
+                }
+                Task::Box => {
+                    if self.queue_len > 0 {
+                        boxes = self.open_boxes();
+                    }
+                }
+                Task::Decoration => cells = Some(self.decoration_set()),
+                Task::None => {}
+            },
+            _ => {}
+        }
+        or_bits(out, low, 0);
+        if let Some(set) = cells {
+            for (w, &word) in self.cells_in(self.seat as usize, set).0.iter().enumerate() {
+                or_bits(out, word, CELL as usize + 64 * w);
             }
         }
+        or_bits(out, boxes, CELL as usize + self.sheet().cells());
     }
 
     pub fn legal_decisions<K: ActionSink>(&self, sink: &mut K) {
@@ -1299,6 +1376,20 @@ impl FlipPickTowersState {
     }
 }
 
+/// `out |= word << at` over the words of a bitset; bits past its end are dropped.
+#[inline]
+fn or_bits(out: &mut [u64], word: u64, at: usize) {
+    let (w, b) = (at / 64, at % 64);
+    if let Some(x) = out.get_mut(w) {
+        *x |= word << b;
+    }
+    if b != 0 {
+        if let Some(x) = out.get_mut(w + 1) {
+            *x |= word >> (64 - b);
+        }
+    }
+}
+
 impl State for FlipPickTowersState {
     fn current_player(&self) -> Player {
         match self.step {
@@ -1318,6 +1409,18 @@ impl State for FlipPickTowersState {
             }
             Step::Flip => self.deck.write_present(out, |k, _| k),
             _ => self.legal_decisions(out),
+        }
+    }
+
+    fn legal_bits(&self, out: &mut [u64], scratch: &mut Vec<u32>) {
+        if self.is_chance() || self.step == Step::Over {
+            out.fill(0);
+            self.legal_actions(scratch);
+            for &a in scratch.iter() {
+                or_bits(out, 1, a as usize);
+            }
+        } else {
+            self.decision_bits(out);
         }
     }
 
