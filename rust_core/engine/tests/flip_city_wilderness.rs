@@ -241,13 +241,10 @@ fn parameters_normalise_as_the_contract_says() {
     );
     assert_eq!(g.num_distinct_actions(), 151);
     assert_eq!(g.max_chance_outcomes(), 22);
-    // W §6: (4F + 3) x players + 3F + 25, then the deck-order block: per seat C slots of F values and the
-    // best, and `played`, `store_played`, `shuffled`; C = 9 x players + the supply (W §2.3).
+    // W §6: (4F + 3) x players + 3F + 25, then the deck-order block: per seat C slots of one face code each and
+    // the best, and `played`, `store_played`, `shuffled`; C = 9 x players + the supply (W §2.3).
     let c = 9 * 2 + (12 + 12 + 8 + 8);
-    assert_eq!(
-        g.observation_shape(),
-        vec![91 * 2 + 91 + 2 * (F * c + 1) + 3]
-    );
+    assert_eq!(g.observation_shape(), vec![91 * 2 + 91 + 2 * (c + 1) + 3]);
 
     // flip_city keeps its seven keys whenever the extension keys are at their defaults.
     let base = make("flip_city", "");
@@ -351,13 +348,10 @@ fn base_layout_is_unchanged() {
     let g = make("flip_city", "");
     assert_eq!(g.num_distinct_actions(), 78);
     assert_eq!(g.max_chance_outcomes(), 12);
-    // FC §6: 37 x players + 42, then the deck-order block (per seat C slots of 12 values and the best) and
+    // FC §6: 37 x players + 42, then the deck-order block (per seat C slots of face codes and the best) and
     // `played`, `store_played`, `shuffled`; C = 9 x players + the supply (FC §5).
     let c = 9 * 2 + (12 + 12 + 8 + 8);
-    assert_eq!(
-        g.observation_shape(),
-        vec![37 * 2 + 42 + 2 * (12 * c + 1) + 3]
-    );
+    assert_eq!(g.observation_shape(), vec![37 * 2 + 42 + 2 * (c + 1) + 3]);
     let v = json_of(&g.new_initial_state());
     // FC §7, version 2: the 22 keys of version 1 and `played`, `store_played`, `shuffled`.
     assert_eq!(v.as_object().unwrap().len(), 25);
