@@ -12,7 +12,7 @@
 use super::cards::{self, kind, Kind, CLEARING, MIMIC_KINDS, MOON, NUM_CARDS};
 use super::notation::{KEEP, MIMIC, NUM_ACTIONS, PASS, PLACE, REGROW};
 use super::{Rules, MAX_PLAYERS, NATURE, NATURE_VARIANT};
-use crate::{ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
+use crate::{pick_by_count, ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
 
 /// Position ids used by any game: `S x n` is 42 in Nature (7 x 6) and 60 in the Great Tree (15 x 4).
 pub const MAX_POSITIONS: usize = 60;
@@ -612,12 +612,17 @@ impl FlipologyState {
         &self.discard[..self.discard_len as usize]
     }
 
-    pub fn pile_size(&self) -> u32 {
+    /// The pile's counts as four words of eight, zero-padded past the last card.
+    fn pile_words(&self) -> [u64; 4] {
         let mut bytes = [0u8; 32];
         bytes[..NUM_CARDS].copy_from_slice(&self.pile);
-        bytes
-            .chunks_exact(8)
-            .map(|chunk| byte_sum(u64::from_le_bytes(chunk.try_into().unwrap_or_default())) as u32)
+        std::array::from_fn(|w| u64::from_le_bytes(std::array::from_fn(|j| bytes[8 * w + j])))
+    }
+
+    pub fn pile_size(&self) -> u32 {
+        self.pile_words()
+            .into_iter()
+            .map(|w| byte_sum(w) as u32)
             .sum()
     }
 
@@ -1380,30 +1385,16 @@ impl State for FlipologyState {
         // 128 (a deck has 76 cards), so that no byte overflows; the plain search past that.
         const ONES: u64 = 0x0101_0101_0101_0101;
         const HIGH: u64 = 0x8080_8080_8080_8080;
-        let mut bytes = [0u8; 32];
-        bytes[..NUM_CARDS].copy_from_slice(&self.pile);
-        let mut running = [0u64; 4];
-        let mut total = 0u64;
-        for (w, chunk) in running.iter_mut().zip(bytes.chunks_exact(8)) {
-            let counts = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-            *w = counts.wrapping_mul(ONES);
-            total += byte_sum(counts);
+        let counts = self.pile_words();
+        let total: u64 = counts.iter().map(|&w| byte_sum(w)).sum();
+        if total >= 128 {
+            return pick_by_count(&self.pile, rng);
         }
         if total == 0 {
             return None;
         }
+        let running = counts.map(|w| w.wrapping_mul(ONES));
         let r = rng.below(total);
-        if total >= 128 {
-            let mut sum = 0u64;
-            return self
-                .pile
-                .iter()
-                .position(|&c| {
-                    sum += c as u64;
-                    sum > r
-                })
-                .map(|i| i as u32);
-        }
         let mut card = 0u32;
         let mut before = 0u64;
         for w in running {
