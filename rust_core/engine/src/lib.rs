@@ -35,6 +35,41 @@ pub const TERMINAL: Player = -4;
 /// Where a rules generator writes actions: a list, or a search for one action (legality without allocation).
 pub trait ActionSink {
     fn push(&mut self, action: u32);
+    /// The actions `base + i` for every set bit i of `bits`, in rising order: how a generator that keeps its
+    /// options as bitsets hands over up to 64 at once. A bitset sink takes the word whole.
+    #[inline]
+    fn push_bits(&mut self, base: u32, mut bits: u64) {
+        while bits != 0 {
+            self.push(base + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
+}
+
+/// An [`ActionSink`] that sets bit `a % 64` of word `a / 64` (an action beyond the words is dropped): the
+/// bitset [`State::legal_bits`] writes, with [`ActionSink::push_bits`] one shifted OR instead of a bit at a time.
+pub struct BitsetSink<'a>(pub &'a mut [u64]);
+
+impl ActionSink for BitsetSink<'_> {
+    #[inline]
+    fn push(&mut self, action: u32) {
+        if let Some(word) = self.0.get_mut(action as usize / 64) {
+            *word |= 1 << (action % 64);
+        }
+    }
+
+    #[inline]
+    fn push_bits(&mut self, base: u32, bits: u64) {
+        let (w, b) = (base as usize / 64, base % 64);
+        if let Some(x) = self.0.get_mut(w) {
+            *x |= bits << b;
+        }
+        if b != 0 {
+            if let Some(x) = self.0.get_mut(w + 1) {
+                *x |= bits >> (64 - b);
+            }
+        }
+    }
 }
 
 impl ActionSink for Vec<u32> {
@@ -112,11 +147,8 @@ pub trait State: Clone + Send + Sync + 'static {
     fn legal_bits(&self, out: &mut [u64], scratch: &mut Vec<u32>) {
         out.fill(0);
         self.legal_actions_unordered(scratch);
-        for &a in scratch.iter() {
-            if let Some(word) = out.get_mut(a as usize / 64) {
-                *word |= 1 << (a % 64);
-            }
-        }
+        let mut bits = BitsetSink(out);
+        scratch.iter().for_each(|&a| bits.push(a));
     }
     /// At a chance node, `(outcome, weight)` sorted by outcome with positive integer weights; else empty.
     fn chance_weights(&self, out: &mut Vec<(u32, u64)>);
@@ -274,5 +306,30 @@ impl<S: State> Tracked<S> {
         self.state.apply_action(action)?;
         self.history.push(action);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ActionSink, BitsetSink, Rng};
+
+    /// A whole word pushed into a bitset sets the same bits as its actions pushed one at a time, across a word
+    /// boundary and past the end of the bitset (dropped), and a list receives them in rising order.
+    #[test]
+    fn push_bits_matches_pushing_each_action() {
+        let mut rng = Rng::new(7);
+        for _ in 0..2_000 {
+            let base = rng.below(200) as u32;
+            let bits = rng.next_u64() & rng.next_u64();
+            let (mut whole, mut single) = ([0u64; 3], [0u64; 3]);
+            BitsetSink(&mut whole).push_bits(base, bits);
+            let mut list = Vec::new();
+            list.push_bits(base, bits);
+            let mut one = BitsetSink(&mut single);
+            list.iter().for_each(|&a| one.push(a));
+            assert_eq!(whole, single, "base {base}, bits {bits:#x}");
+            assert_eq!(list.len(), bits.count_ones() as usize);
+            assert!(list.windows(2).all(|w| w[0] < w[1]));
+        }
     }
 }

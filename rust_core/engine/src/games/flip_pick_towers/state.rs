@@ -10,7 +10,7 @@ use super::bits::{Cells, Deck};
 use super::royal::{clamp, Castle, Royal};
 use super::sheet::{Sheet, MAX_CELLS, MAX_STALL_COLUMNS, NUM_KINDS};
 use super::{Config, MAX_PLAYERS};
-use crate::{ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
+use crate::{ActionSink, BitsetSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
 
 /// Cell values of a seat's grid.
 pub mod cell {
@@ -592,9 +592,10 @@ impl FlipPickTowersState {
         }
     }
 
+    /// The cell actions of `set`, a word of the cell bitset at a time.
     pub fn emit_cells<K: ActionSink>(&self, seat: usize, set: CellSet, sink: &mut K) {
-        for id in self.cells_in(seat, set).ids() {
-            sink.push(CELL + id as u32);
+        for (w, &word) in self.cells_in(seat, set).0.iter().enumerate() {
+            sink.push_bits(CELL + 64 * w as u32, word);
         }
     }
 
@@ -663,62 +664,7 @@ impl FlipPickTowersState {
     }
 
     fn emit_boxes<K: ActionSink>(&self, sink: &mut K) {
-        let base = CELL + self.sheet().cells() as u32;
-        let mut open = self.open_boxes();
-        while open != 0 {
-            sink.push(base + open.trailing_zeros());
-            open &= open - 1;
-        }
-    }
-
-    /// [`State::legal_bits`] at a decision: the same actions as [`Self::legal_decisions`], as words (the cell
-    /// sets are bitsets already, moved up to their action ids).
-    fn decision_bits(&self, out: &mut [u64]) {
-        out.fill(0);
-        if self.seat as usize >= self.n() {
-            return;
-        }
-        let mut low = 0u64;
-        let mut cells = None;
-        let mut boxes = 0u64;
-        match self.step {
-            Step::Dragon => cells = Some(CellSet::DragonOptions),
-            Step::Pick => low = 0b111 << PICK,
-            Step::Sketch => match self.task {
-                Task::Magic => {
-                    low = 1 << NO_MAGIC;
-                    for c in 0..5 {
-                        low |= (self.usable(c) as u64) << (MAGIC as usize + c);
-                    }
-                }
-                Task::Bwca => {
-                    low = (self.bwca_sign_allowed(-1) as u64) << STABILITY_MINUS
-                        | (self.bwca_sign_allowed(1) as u64) << STABILITY_PLUS;
-                }
-                Task::Feature => cells = self.feature_set(),
-                Task::Derwen => {
-                    cells = Some(CellSet::Floor {
-                        v: 1,
-                        sosban: false,
-                    })
-                }
-                Task::Box => {
-                    if self.queue_len > 0 {
-                        boxes = self.open_boxes();
-                    }
-                }
-                Task::Decoration => cells = Some(self.decoration_set()),
-                Task::None => {}
-            },
-            _ => {}
-        }
-        or_bits(out, low, 0);
-        if let Some(set) = cells {
-            for (w, &word) in self.cells_in(self.seat as usize, set).0.iter().enumerate() {
-                or_bits(out, word, CELL as usize + 64 * w);
-            }
-        }
-        or_bits(out, boxes, CELL as usize + self.sheet().cells());
+        sink.push_bits(CELL + self.sheet().cells() as u32, self.open_boxes());
     }
 
     pub fn legal_decisions<K: ActionSink>(&self, sink: &mut K) {
@@ -727,19 +673,12 @@ impl FlipPickTowersState {
         }
         match self.step {
             Step::Dragon => self.emit_cells(self.seat as usize, CellSet::DragonOptions, sink),
-            Step::Pick => {
-                for a in PICK..PICK + 3 {
-                    sink.push(a)
-                }
-            }
+            Step::Pick => sink.push_bits(PICK, 0b111),
             Step::Sketch => match self.task {
                 Task::Magic => {
                     sink.push(NO_MAGIC);
-                    for c in 0..5 {
-                        if self.usable(c) {
-                            sink.push(MAGIC + c as u32);
-                        }
-                    }
+                    let usable = (0..5).fold(0, |bits, c| bits | (self.usable(c) as u64) << c);
+                    sink.push_bits(MAGIC, usable);
                 }
                 Task::Bwca => {
                     if self.bwca_sign_allowed(-1) {
@@ -1376,20 +1315,6 @@ impl FlipPickTowersState {
     }
 }
 
-/// `out |= word << at` over the words of a bitset; bits past its end are dropped.
-#[inline]
-fn or_bits(out: &mut [u64], word: u64, at: usize) {
-    let (w, b) = (at / 64, at % 64);
-    if let Some(x) = out.get_mut(w) {
-        *x |= word << b;
-    }
-    if b != 0 {
-        if let Some(x) = out.get_mut(w + 1) {
-            *x |= word >> (64 - b);
-        }
-    }
-}
-
 impl State for FlipPickTowersState {
     fn current_player(&self) -> Player {
         match self.step {
@@ -1412,15 +1337,16 @@ impl State for FlipPickTowersState {
         }
     }
 
+    /// At a decision, [`Self::legal_decisions`] straight into the bitset: its cell sets are bitsets already,
+    /// and go in a word at a time. Chance and the end list theirs first, as the default does.
     fn legal_bits(&self, out: &mut [u64], scratch: &mut Vec<u32>) {
+        out.fill(0);
+        let mut bits = BitsetSink(out);
         if self.is_chance() || self.step == Step::Over {
-            out.fill(0);
             self.legal_actions(scratch);
-            for &a in scratch.iter() {
-                or_bits(out, 1, a as usize);
-            }
+            scratch.iter().for_each(|&a| bits.push(a));
         } else {
-            self.decision_bits(out);
+            self.legal_decisions(&mut bits);
         }
     }
 

@@ -12,7 +12,7 @@
 use super::cards::{self, kind, Kind, CLEARING, MIMIC_KINDS, MOON, NUM_CARDS};
 use super::notation::{KEEP, MIMIC, NUM_ACTIONS, PASS, PLACE, REGROW};
 use super::{Rules, MAX_PLAYERS, NATURE, NATURE_VARIANT};
-use crate::{pick_by_count, ActionSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
+use crate::{pick_by_count, ActionSink, BitsetSink, Finder, Player, Rng, State, CHANCE, TERMINAL};
 
 /// Position ids used by any game: `S x n` is 42 in Nature (7 x 6) and 60 in the Great Tree (15 x 4).
 pub const MAX_POSITIONS: usize = 60;
@@ -161,16 +161,6 @@ fn range_mask(r: std::ops::Range<usize>) -> u64 {
     below(r.end) & !below(r.start)
 }
 
-/// Push `base + i` for every set bit i, in ascending order: the legal lists are built from bitsets, which
-/// costs one iteration per legal action instead of one unpredictable branch per candidate.
-#[inline]
-fn push_bits(out: &mut impl ActionSink, mut bits: u64, base: u32) {
-    while bits != 0 {
-        out.push(base + bits.trailing_zeros());
-        bits &= bits - 1;
-    }
-}
-
 /// A legal list under construction, on the stack: pushing into the caller's `Vec` directly would reload and
 /// store its length for every action; this keeps it in a register and hands the `Vec` one copy. Action ids
 /// are below 100, so a byte each.
@@ -215,6 +205,11 @@ impl ActionSink for BitSink {
         if let Some(word) = self.0.get_mut(action as usize / 64) {
             *word |= 1 << (action % 64);
         }
+    }
+
+    #[inline]
+    fn push_bits(&mut self, base: u32, bits: u64) {
+        BitsetSink(&mut self.0).push_bits(base, bits);
     }
 }
 
@@ -639,7 +634,7 @@ impl FlipologyState {
                 for hc in self.hand(self.current as usize) {
                     seen |= 1 << hc.card;
                 }
-                push_bits(out, seen as u64 & CARD_IDS, PLACE);
+                out.push_bits(PLACE, seen as u64 & CARD_IDS);
             }
             Phase::Play => self.legal_play(out),
             _ => {}
@@ -669,11 +664,11 @@ impl FlipologyState {
                     .for_each(|&p| out.push(p as u32)),
                 Effect::Snake => {
                     let row = range_mask(self.row_range(src));
-                    push_bits(out, self.present_mask() & row & !bit(src), 0);
+                    out.push_bits(0, self.present_mask() & row & !bit(src));
                 }
-                Effect::Hawk => push_bits(out, self.hawk_targets(src), 0),
-                Effect::Mole => push_bits(out, self.present_mask() & !bit(src), 0),
-                Effect::Hunter => push_bits(out, self.present_mask(), 0),
+                Effect::Hawk => out.push_bits(0, self.hawk_targets(src)),
+                Effect::Mole => out.push_bits(0, self.present_mask() & !bit(src)),
+                Effect::Hunter => out.push_bits(0, self.present_mask()),
                 _ => {}
             },
             Step::Monkey => {
@@ -703,7 +698,7 @@ impl FlipologyState {
                     }
                 }
             }
-            Step::Peek => push_bits(out, self.peekable(), 0),
+            Step::Peek => out.push_bits(0, self.peekable()),
             Step::SunFlip => {
                 let mut m = self.marks;
                 let m = &mut m[..self.marks_len as usize];
@@ -715,10 +710,9 @@ impl FlipologyState {
             }
             Step::Rain => {
                 let s = self.rules.slots() * self.rain.max(0) as usize;
-                push_bits(
-                    out,
-                    self.present_mask() & range_mask(s..s + self.rules.slots()),
+                out.push_bits(
                     0,
+                    self.present_mask() & range_mask(s..s + self.rules.slots()),
                 );
             }
             Step::None => {}
@@ -1335,7 +1329,7 @@ impl State for FlipologyState {
         out.clear();
         let mut buf = ActionBuf::new();
         if self.is_chance() {
-            push_bits(&mut buf, self.pile_mask(), 0);
+            buf.push_bits(0, self.pile_mask());
         } else {
             self.legal_decisions(&mut buf);
         }
@@ -1364,7 +1358,7 @@ impl State for FlipologyState {
         out.clear();
         if self.is_chance() {
             let mut ids = ActionBuf::new();
-            push_bits(&mut ids, self.pile_mask(), 0);
+            ids.push_bits(0, self.pile_mask());
             out.extend(
                 ids.as_slice()
                     .iter()

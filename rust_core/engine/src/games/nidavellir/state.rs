@@ -318,14 +318,6 @@ pub fn discardable(e: u8) -> bool {
     (e as usize) < DWARF_KINDS || (OLWYN_ENTRY..MERCENARY_ENTRY + 12).contains(&e)
 }
 
-fn push_bits(out: &mut impl ActionSink, base: u32, mut bits: u64) {
-    while bits != 0 {
-        let i = bits.trailing_zeros();
-        out.push(base + i);
-        bits &= bits - 1;
-    }
-}
-
 /// The ranks of a column entry (§3).
 pub fn entry_ranks(e: u8) -> u32 {
     match e {
@@ -1652,7 +1644,7 @@ impl NidavellirState {
                     }
                 }
                 if self.may_visit_camp(cur) {
-                    push_bits(out, CAMP, self.camp as u64);
+                    out.push_bits(CAMP, self.camp as u64);
                 }
             }
             Phase::CampFill => {
@@ -1662,7 +1654,7 @@ impl NidavellirState {
                     }
                 }
             }
-            Phase::Holda => push_bits(out, CAMP, self.camp as u64),
+            Phase::Holda => out.push_bits(CAMP, self.camp as u64),
             Phase::Andumia | Phase::Brisingamens => {
                 for k in 0..KINDS {
                     if self.discard[k] > 0 {
@@ -1702,7 +1694,7 @@ impl NidavellirState {
                     }
                 }
             }
-            Phase::Hofud => push_bits(out, REMOVE, seat.removable(WARRIOR)),
+            Phase::Hofud => out.push_bits(REMOVE, seat.removable(WARRIOR)),
             Phase::BrisColumn => {
                 let arg = self.front().map_or(0, |it| it.arg);
                 if arg <= 0 {
@@ -1712,7 +1704,7 @@ impl NidavellirState {
                         }
                     }
                 } else {
-                    push_bits(out, REMOVE, seat.removable((arg as usize - 1).min(4)));
+                    out.push_bits(REMOVE, seat.removable((arg as usize - 1).min(4)));
                 }
             }
             Phase::TavernDiscard => {
