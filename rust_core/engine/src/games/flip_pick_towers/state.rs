@@ -230,12 +230,6 @@ impl Seat {
         &self.stalls
     }
 
-    /// Per creature, gained in the low nibble and used in the high one.
-    #[inline]
-    pub fn creature_bytes(&self) -> &[u8; 5] {
-        &self.creatures
-    }
-
     /// Set cell `id` to a value of [`cell`] (`NONE_CELL` clears it).
     #[inline]
     pub fn set_cell(&mut self, id: usize, v: u8) {
