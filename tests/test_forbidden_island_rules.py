@@ -17,6 +17,8 @@ What the blind tests (tests/test_blind_forbidden_island.py) already cover exactl
 
 from __future__ import annotations
 
+import pytest
+
 from fi_positions import (
     ALL,
     DISCARD,
@@ -37,6 +39,7 @@ from fi_positions import (
     view,
     weights,
 )
+from meeplex import InvalidStateError
 
 # --- role powers ----------------------------------------------------------------------------------------
 
@@ -206,3 +209,15 @@ def test_forced_discard_answered_with_a_helicopter_lift(make):
     assert hands(state)[1] == hand("ocean", "ocean", "ocean", "fire", "earth")
     assert v["treasure_discard"][KINDS.index("heli")] == 1 and v["treasure_discard"][:4] == [0, 0, 0, 0]
     assert v["phase"] == "actions" and state.current_player() == 0 and v["actions_left"] == 2
+
+
+def test_an_actions_phase_with_no_action_left_is_refused(make):
+    """§5.3: the actions phase holds only while ``actions_left >= 1``; "if ``actions_left == 0``, the end of
+    the actions". A text in phase ``actions`` with none left is not a settled state, and both engines refuse
+    it (found by the reliability suite's dev profile: the Rust core offered moves there, the oracle only
+    ``pass``).
+    With one action left the same position reads."""
+    state = position(make, ["pilot", "engineer"], ["c1", "d1"], actions_left=1)
+    assert "move c2" in legal_texts(state)
+    with pytest.raises(InvalidStateError):
+        position(make, ["pilot", "engineer"], ["c1", "d1"], actions_left=0)

@@ -1354,6 +1354,7 @@ REFUSALS = {
     "discard without excess": _set(["phase"], "discard"),
     "swim without stranded": _set(["phase"], "swim"),
     "engineer without tile": _set(["phase"], "engineer"),
+    "actions with none left": _set(["actions_left"], 0),
     "status none with a tile": _set(["status", 5], "none"),
     "pawn without role": _set(["seats", 0, "role"], -1),
     "not a string": None,

@@ -1526,6 +1526,9 @@ def _deserialize(game: ForbiddenIslandGame, text: object) -> ForbiddenIslandStat
         raise _bad("a swim phase with no stranded pawn that can swim")
     if phase == "engineer" and not state._shore_targets(turn):
         raise _bad("an engineer phase with no second tile to shore up (not settled)")
+    # §5.3: the actions phase is there only while an action is left; the last one ends the actions at once.
+    if phase == "actions" and actions_left == 0:
+        raise _bad("an actions phase with no action left (not settled)")
     return state
 
 

@@ -409,5 +409,9 @@ pub fn deserialize(
             phase_name(phase)
         ));
     }
+    // §5.3: the actions phase is there only while an action is left; the last one ends the actions at once.
+    if phase == Phase::Actions && actions_left == 0 {
+        return err("not settled: phase actions with no action left");
+    }
     Ok((state, history))
 }
