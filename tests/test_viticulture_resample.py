@@ -108,3 +108,41 @@ def test_resample_in_lockstep() -> None:
             b.apply_action(a.history()[before])
             n += 1
     assert compared > 100
+
+
+# A six-seat game (seed 100 of the whole-game conformance, max_years 2) stopped in winter at a reservation:
+# seat 4 is asked to play the winter visitor it planned, in the reservations' unit.
+RESERVATION_GAME = "viticulture(players=6,max_years=2,parents_dealt=1,target_vp=40)"
+RESERVATION_HISTORY = [
+    int(x)
+    for x in (
+        "159 121 152 129 147 131 149 136 145 138 146 126 139 0 31 8 26 10 28 15 24 17 25 5 18 2 56 28 62 63 "
+        "31 2 32 16 25 108 118 58 35 6 8 12 37 36 36 36 37 36 44 41 39 5 42 118 49 40 43 38 52 47 7 112 61 "
+        "255 114 13 100 56 422 66 413 62 253 113 419 55 419 67 413 105 60 259 112 422 421 418 417 420 109 57 "
+        "418 71 373 66 411 45 7 109 105 46 6 118 80 118 73 118 46 118 57 118 74 120 84 75 19 77 29 112 87 41 "
+        "44 42 120 111 39 0 43 40 30 60 270 92 60 243 114 56 420 53 66 412 47 3 112 109 45 0 67 411 62 254 "
+        "113 417 55 417 72 373 51 57 421 109 109 106 107 409 120 97 118 82 118 75 120 88 120 96 120 117 "
+    ).split()
+]
+
+
+def test_resample_at_a_reservation_stays_at_that_reservation() -> None:
+    """§10: a redeal in the reservations' unit where the asked seat's new hand cannot pay for its
+    planned visit makes the unit start resolve by itself into that seat's next turn. Such a try is refused
+    (the snapshot is not a unit start, §15.4), so the answer stays at the same node with the same view for
+    p. Before, the oracle checked the start against its own moved-on table and the Rust reader did not
+    check it, so both could answer with seat 4's regular turn (found by `make test`'s dev profile)."""
+    answers = []
+    for engine in (meeplex, meeplex.oracle):
+        game = engine.make(RESERVATION_GAME)
+        state = game.new_initial_state()
+        for action in RESERVATION_HISTORY:
+            state.apply_action(action)
+        assert state.action_to_string(state.legal_actions()[0]).startswith("play ")
+        for seed in (100, 101):
+            twin = state.resample_from_infostate(0, engine.Rng(seed))
+            assert twin.observation_string(0) == state.observation_string(0)
+            assert twin.information_state_string(0) == state.information_state_string(0)
+            assert all(twin.action_to_string(a).startswith("play ") for a in twin.legal_actions())
+            answers.append(twin.serialize())
+    assert answers[:2] == answers[2:]

@@ -2257,7 +2257,12 @@ class ViticultureState:
                         seats[r]["known"][q] = [min(a, b) for a, b in zip(known, hand, strict=True)]
         # What _deserialize does with that text, without parsing and checking the shape of a snapshot that
         # differs from a valid one only in hands, decks (the same totals) and capped known counts.
-        twin = ViticultureState(self.game, start if start is not None else self.game.initial_table())
+        # The twin plays on a copy: it moves its own table on, and `start` must stay the unit start it is
+        # checked against below (an unsettled start, such as a planned winter visit that the redealt hand
+        # cannot pay for, plays on into a later unit at the same seat).
+        twin = ViticultureState(
+            self.game, _copy_table(start) if start is not None else self.game.initial_table()
+        )
         twin.texts = None
         try:
             twin._begin_unit()

@@ -983,6 +983,12 @@ fn read_snapshot(rules: &Rules, top: &Fields) -> Result<VitState> {
                     ));
                 }
                 s.advance();
+                // Reservations that resolve by themselves into the next unit (no one asked, as when a seat's
+                // hand cannot pay for its planned visit) mean that the snapshot is not the latest unit start:
+                // play takes its snapshot there. The oracle refuses the same text.
+                if s.fresh_unit {
+                    return err("the snapshot is not at a unit start (its reservations resolve by themselves)");
+                }
             } else {
                 let q = need_seat(&s)?;
                 if s.passed[q] {
